@@ -1,0 +1,1 @@
+"""The pure rules core: board, cowries, rulesets, state, actions and the transition function."""

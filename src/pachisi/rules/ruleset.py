@@ -1,0 +1,589 @@
+"""Rulesets (RULES.md C, D, E): every variant switch as a validated, declarative option.
+
+A ruleset is a frozen :class:`Ruleset`. Named rulesets live in a registry with aliases, and
+every ruleset has a canonical string, the name of the closest named ruleset plus the switches
+that differ, which parses back to an equal ruleset:
+
+>>> r = parse_ruleset("classic+capture_bonus=false")
+>>> r.capture_bonus, str(r)
+(False, 'classic+capture_bonus=false')
+>>> str(parse_ruleset("tylor"))
+'tylor-1879'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Final
+
+from pachisi.rules.board import parse_square, square_name
+from pachisi.rules.cowries import CLASSIC_6, HERKLOTS_6, HERKLOTS_7, SEEDS_7
+
+
+class RulesetError(ValueError):
+    """A ruleset string or switch combination that cannot be played; names the switches."""
+
+
+ValueSet = frozenset[int]
+Stacking = str | frozenset[int]
+"""``all``, ``castles_only``, ``none``, or a set of square ids where sharing is allowed."""
+LastSquareExit = str | frozenset[int]
+"""A set of throw values (empty = ``none``), or ``ludii``."""
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Every switch of RULES.md E.1, with the ``classic`` value as the default.
+
+    Build one with :func:`parse_ruleset` or :func:`get_ruleset` so that it is validated;
+    ``name`` is the named ruleset it was derived from (used for the canonical string).
+    """
+
+    name: str = "classic"
+    cowries: int = 6
+    score_table: tuple[int, ...] = CLASSIC_6
+    six_up_value: int = 30
+    reroll_values: ValueSet = frozenset({6, 10, 25})
+    entry_values: ValueSet = frozenset({6, 10, 25})
+    entry_mode: str = "consume"
+    first_piece_free: str = "travel"
+    seven_fourteen_needs_piece: str = "void"
+    grace_must_enter: bool = False
+    first_player: str = "throw_off"
+    throw_usage: str = "immediate"
+    split_throw: str = "none"
+    moves_compulsory: bool = False
+    unusable_throw: str = "forfeit_throw"
+    track: str = "traditional"
+    castle_mode: str = "block"
+    stacking: Stacking = "all"
+    capture_scope: str = "all"
+    stack_immune: bool = False
+    capture_bonus: bool = True
+    kill_before_home: str = "false"
+    recapture_annul: bool = False
+    last_square_exit: LastSquareExit = frozenset({6, 10, 25})
+    triple_cancel: str = "off"
+    big_values: ValueSet = frozenset({10, 25})
+    triple_scope: str = "three"
+    pyada: bool = False
+    pyada_values: ValueSet = frozenset({10, 25})
+    pyada_condition: str = "all_entered"
+    pyada_use: str = "free"
+    pyada_can_enter: bool = False
+    players: int = 4
+    teams: str = "pairs"
+    finished_seat: str = "skip"
+    extra_lap: bool = False
+    blockade: bool = False
+    p_mouth_up: Fraction = field(default=Fraction(1, 2))
+
+    def __str__(self) -> str:
+        return ruleset_string(self)
+
+    @property
+    def ludii(self) -> bool:
+        """Whether Ludii's own flow applies (``track = ludii``, RULES.md E.2)."""
+        return self.track == "ludii"
+
+    @property
+    def tracks_stack_order(self) -> bool:
+        """Whether the bottom-to-top order of pieces on a square matters (C.11)."""
+        return self.capture_scope == "top_one"
+
+
+@dataclass(frozen=True)
+class Switch:
+    """One variant switch: its key, the rule ID it implements, and how its text is read."""
+
+    key: str
+    rule: str
+    choices: tuple[str, ...]
+    """The allowed values, or empty for free-form values (sets, tables, numbers)."""
+    help: str
+
+
+SWITCHES: Final[tuple[Switch, ...]] = (
+    Switch("cowries", "R-THROW-TABLE", ("6", "7"), "number of cowrie shells thrown"),
+    Switch("score_table", "R-THROW-TABLE", (), "throw value for k = 0..n mouths up"),
+    Switch("six_up_value", "V-GRACE-SET-7", ("30", "35"), "7 cowries: value of 6 mouths up"),
+    Switch("reroll_values", "R-GRACE-REPEAT", (), "values that give another throw"),
+    Switch("entry_values", "R-GRACE-ENTRY", (), "values that may bring a piece out"),
+    Switch(
+        "entry_mode",
+        "R-ENTRY-CONSUMES",
+        ("consume", "consume_plus_move", "count_from_charkoni"),
+        "where an entered piece lands",
+    ),
+    Switch(
+        "first_piece_free",
+        "R-FIRST-PIECE-FREE",
+        ("travel", "square1", "off", "ludii_forced"),
+        "the first piece leaves the Charkoni on any throw",
+    ),
+    Switch(
+        "seven_fourteen_needs_piece",
+        "V-7-14-NEEDS-PIECE",
+        ("void", "rethrow_only"),
+        "a 7 or 14 with no piece on the board",
+    ),
+    Switch("grace_must_enter", "V-GRACE-MUST-ENTER", ("false", "true"), "entry graces must enter"),
+    Switch("first_player", "V-FIRST-PLAYER-FIXED", ("throw_off", "seat0"), "who begins"),
+    Switch("throw_usage", "V-COLLECT-THROWS", ("immediate", "collect"), "use or collect throws"),
+    Switch("split_throw", "V-SPLIT-THROW", ("none", "split", "group"), "one throw, many pieces"),
+    Switch("moves_compulsory", "V-MOVE-COMPULSORY", ("false", "true"), "no declining"),
+    Switch(
+        "unusable_throw",
+        "R-UNUSABLE-THROW",
+        ("forfeit_throw", "forfeit_turn"),
+        "what an unusable throw costs",
+    ),
+    Switch("track", "R-TRACK", ("traditional", "ludii"), "the route"),
+    Switch("castle_mode", "R-CASTLE-BLOCK", ("block", "coexist", "inert"), "castles"),
+    Switch(
+        "stacking",
+        "V-STACK-RESTRICTED",
+        (),
+        "all, castles_only, none, or squares where sharing is allowed",
+    ),
+    Switch("capture_scope", "R-CAPTURE", ("all", "top_one"), "which enemy pieces a capture takes"),
+    Switch("stack_immune", "V-STACK-IMMUNE", ("false", "true"), "only a lone piece is captured"),
+    Switch("capture_bonus", "V-CAPTURE-BONUS", ("true", "false"), "capture gives a throw"),
+    Switch("kill_before_home", "V-KILL-BEFORE-HOME", ("false", "seat", "team"), "kill to go home"),
+    Switch("recapture_annul", "V-RECAPTURE-ANNUL", ("false", "true"), "recapture voids a kill"),
+    Switch(
+        "last_square_exit",
+        "R-LAST-SQUARE-EXIT",
+        (),
+        "values that finish from the last square, none, or ludii",
+    ),
+    Switch("triple_cancel", "V-TRIPLE-CANCEL", ("off", "group", "same"), "three in a row cancel"),
+    Switch("big_values", "V-TRIPLE-HIGH", (), "the high class of triple cancellation"),
+    Switch("triple_scope", "V-TRIPLE-CANCEL", ("three", "turn"), "what a triple cancels"),
+    Switch("pyada", "V-PYADA", ("false", "true"), "extra step for big throws"),
+    Switch("pyada_values", "V-PYADA", (), "values that earn a pyada"),
+    Switch("pyada_condition", "V-PYADA", ("all_entered", "always"), "when a pyada is earned"),
+    Switch("pyada_use", "V-PYADA", ("free", "attached"), "a separate step or added to the move"),
+    Switch("pyada_can_enter", "V-PYADA", ("false", "true"), "a pyada may enter a piece"),
+    Switch("players", "V-TWO-PLAYER", ("4", "2"), "people playing"),
+    Switch("teams", "V-INDIVIDUAL", ("pairs", "individual"), "partnerships or every seat alone"),
+    Switch(
+        "finished_seat",
+        "R-FINISHED-SEAT",
+        ("skip", "throw_for_partner"),
+        "turns of a seat with all pieces home",
+    ),
+    Switch("extra_lap", "V-EXTRA-LAP", ("false", "true"), "a second lap to help the partner"),
+    Switch("blockade", "V-BLOCKADE", ("false", "true"), "two friendly pieces block passing"),
+    Switch("p_mouth_up", "R-THROW-TABLE", (), "chance that a cowrie lands mouth up"),
+)
+SWITCH_BY_KEY: Final = {s.key: s for s in SWITCHES}
+
+_VALUE_SET_KEYS: Final = frozenset({"reroll_values", "entry_values", "big_values", "pyada_values"})
+_BOOL_KEYS: Final = frozenset(
+    {
+        "grace_must_enter",
+        "moves_compulsory",
+        "stack_immune",
+        "capture_bonus",
+        "recapture_annul",
+        "pyada",
+        "pyada_can_enter",
+        "extra_lap",
+        "blockade",
+    }
+)
+_INT_KEYS: Final = frozenset({"cowries", "six_up_value", "players"})
+
+_CLASSIC = Ruleset()
+
+NAMED: Final[dict[str, Ruleset]] = {
+    "classic": _CLASSIC,
+    "wikipedia-full": dataclasses.replace(
+        _CLASSIC,
+        name="wikipedia-full",
+        cowries=7,
+        score_table=SEEDS_7,
+        reroll_values=frozenset({7, 10, 25, 30, 14}),
+        entry_values=frozenset({10, 25, 30}),
+        throw_usage="collect",
+        split_throw="split",
+        kill_before_home="seat",
+        recapture_annul=True,
+        last_square_exit=frozenset({10, 25, 30}),
+        triple_cancel="group",
+        big_values=frozenset({10, 25, 30}),
+        pyada=True,
+        pyada_values=frozenset({10, 25, 30}),
+    ),
+    "herklots-6": dataclasses.replace(
+        _CLASSIC,
+        name="herklots-6",
+        score_table=HERKLOTS_6,
+        reroll_values=frozenset({6, 10, 25, 12}),
+        entry_values=frozenset(),
+        entry_mode="count_from_charkoni",
+        first_piece_free="off",
+        throw_usage="collect",
+        last_square_exit=frozenset(),
+        triple_cancel="same",
+        pyada=True,
+        pyada_values=frozenset({25}),
+        pyada_condition="always",
+        pyada_can_enter=True,
+    ),
+    "herklots-7": dataclasses.replace(
+        _CLASSIC,
+        name="herklots-7",
+        cowries=7,
+        score_table=HERKLOTS_7,
+        reroll_values=frozenset({6, 10, 25, 30, 12}),
+        entry_values=frozenset(),
+        entry_mode="count_from_charkoni",
+        first_piece_free="off",
+        throw_usage="collect",
+        last_square_exit=frozenset(),
+        triple_cancel="same",
+        big_values=frozenset({10, 25, 30}),
+        pyada=True,
+        pyada_values=frozenset({25, 30}),
+        pyada_condition="always",
+        pyada_can_enter=True,
+    ),
+    "tylor-1879": dataclasses.replace(
+        _CLASSIC,
+        name="tylor-1879",
+        score_table=HERKLOTS_6,
+        reroll_values=frozenset({6, 10, 25, 12}),
+        entry_values=frozenset({10, 25}),
+        entry_mode="count_from_charkoni",
+        first_piece_free="off",
+        stack_immune=True,
+        last_square_exit=frozenset({10, 25}),
+    ),
+    "ludii": dataclasses.replace(
+        _CLASSIC,
+        name="ludii",
+        first_piece_free="ludii_forced",
+        first_player="seat0",
+        track="ludii",
+        castle_mode="inert",
+        capture_scope="top_one",
+        capture_bonus=False,
+        last_square_exit="ludii",
+    ),
+}
+"""The six named rulesets of RULES.md E.1."""
+
+ALIASES: Final[dict[str, str]] = {
+    "default": "classic",
+    "wikipedia": "wikipedia-full",
+    "wiki": "wikipedia-full",
+    "seeds": "wikipedia-full",
+    "herklots": "herklots-6",
+    "deccan-6": "herklots-6",
+    "deccan-7": "herklots-7",
+    "tylor": "tylor-1879",
+    "bengal": "tylor-1879",
+    "mitra": "tylor-1879",
+}
+
+DEFAULT_RULESET: Final = "classic"
+
+
+def _format_set(values: Iterable[int]) -> str:
+    items = sorted(values)
+    return ",".join(str(v) for v in items) if items else "none"
+
+
+def format_value(key: str, value: Any) -> str:
+    """The canonical text of one switch value."""
+    if key in _BOOL_KEYS:
+        return "true" if value else "false"
+    if key in _VALUE_SET_KEYS:
+        return _format_set(value)
+    if key == "score_table":
+        return ",".join(str(v) for v in value)
+    if key == "last_square_exit":
+        return value if isinstance(value, str) else _format_set(value)
+    if key == "stacking":
+        if isinstance(value, str):
+            return value
+        return ",".join(square_name(sq) for sq in sorted(value))
+    if key == "p_mouth_up":
+        return str(value)
+    return str(value)
+
+
+def _parse_int_list(key: str, text: str) -> tuple[int, ...]:
+    if text.strip().lower() == "none":
+        return ()
+    try:
+        values = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise RulesetError(f"{key}: {text!r} is not a comma-separated list of numbers") from None
+    if any(v < 1 for v in values):
+        raise RulesetError(f"{key}: throw values must be positive, got {text!r}")
+    return values
+
+
+def parse_value(key: str, text: str) -> Any:
+    """Read one switch value from text; :class:`RulesetError` names the key if it is bad."""
+    switch = SWITCH_BY_KEY.get(key)
+    if switch is None:
+        raise RulesetError(f"unknown switch {key!r}; known switches: {', '.join(SWITCH_BY_KEY)}")
+    text = text.strip()
+    if switch.choices and text not in switch.choices:
+        raise RulesetError(f"{key}: {text!r} is not one of {', '.join(switch.choices)}")
+    if key in _BOOL_KEYS:
+        return text == "true"
+    if key in _INT_KEYS:
+        return int(text)
+    if key in _VALUE_SET_KEYS:
+        return frozenset(_parse_int_list(key, text))
+    if key == "score_table":
+        return _parse_int_list(key, text)
+    if key == "last_square_exit":
+        return "ludii" if text == "ludii" else frozenset(_parse_int_list(key, text))
+    if key == "stacking":
+        if text in ("all", "castles_only", "none"):
+            return text
+        try:
+            return frozenset(parse_square(name) for name in text.split(","))
+        except ValueError as exc:
+            raise RulesetError(f"stacking: {exc}") from None
+    if key == "p_mouth_up":
+        try:
+            p = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise RulesetError(f"p_mouth_up: {text!r} is not a number") from None
+        if not 0 < p < 1:
+            raise RulesetError(f"p_mouth_up: {text} must lie strictly between 0 and 1")
+        return p
+    return text
+
+
+def _apply_six_up(ruleset: Ruleset, value: int) -> Ruleset:
+    """D-08: with 35, 35 takes 30's place in the score table and in every value set."""
+    if ruleset.cowries != 7 or value == ruleset.six_up_value:
+        return dataclasses.replace(ruleset, six_up_value=value)
+    old = ruleset.six_up_value
+
+    def swap(values: ValueSet) -> ValueSet:
+        return frozenset(value if v == old else v for v in values)
+
+    table = list(ruleset.score_table)
+    if table[6] == old:
+        table[6] = value
+    exit_values = ruleset.last_square_exit
+    return dataclasses.replace(
+        ruleset,
+        six_up_value=value,
+        score_table=tuple(table),
+        reroll_values=swap(ruleset.reroll_values),
+        entry_values=swap(ruleset.entry_values),
+        big_values=swap(ruleset.big_values),
+        pyada_values=swap(ruleset.pyada_values),
+        last_square_exit=exit_values if isinstance(exit_values, str) else swap(exit_values),
+    )
+
+
+def _apply_cowries(ruleset: Ruleset, cowries: int) -> Ruleset:
+    """Switching the number of cowries also switches to that count's default table."""
+    if cowries == ruleset.cowries:
+        return ruleset
+    if cowries == 7:
+        return dataclasses.replace(
+            ruleset,
+            cowries=7,
+            score_table=SEEDS_7,
+            reroll_values=frozenset({7, 10, 25, 30, 14}),
+            entry_values=frozenset({10, 25, 30}),
+            last_square_exit=frozenset({10, 25, 30}),
+            big_values=frozenset({10, 25, 30}),
+            pyada_values=frozenset({10, 25, 30}),
+        )
+    return dataclasses.replace(
+        ruleset,
+        cowries=6,
+        score_table=CLASSIC_6,
+        reroll_values=frozenset({6, 10, 25}),
+        entry_values=frozenset({6, 10, 25}),
+        last_square_exit=frozenset({6, 10, 25}),
+        big_values=frozenset({10, 25}),
+        pyada_values=frozenset({10, 25}),
+        six_up_value=30,
+    )
+
+
+_ORDER_FIRST: Final = ("cowries", "six_up_value")
+
+
+def derive(base: Ruleset, changes: dict[str, Any]) -> Ruleset:
+    """``base`` with the given switch values, validated.
+
+    ``cowries`` and ``six_up_value`` are applied first because they bring their own tables
+    and value sets (D-08); explicit values for those keys then override.
+    """
+    ruleset = base
+    if "cowries" in changes:
+        ruleset = _apply_cowries(ruleset, changes["cowries"])
+    if "six_up_value" in changes:
+        ruleset = _apply_six_up(ruleset, changes["six_up_value"])
+    rest = {k: v for k, v in changes.items() if k not in _ORDER_FIRST}
+    ruleset = dataclasses.replace(ruleset, **rest)
+    validate(ruleset)
+    return ruleset
+
+
+def validate(r: Ruleset) -> None:
+    """Refuse a switch combination that makes no sense, naming the switches involved."""
+    problems: list[str] = []
+
+    def check(bad: bool, msg: str) -> None:
+        if bad:
+            problems.append(msg)
+
+    check(
+        len(r.score_table) != r.cowries + 1,
+        f"score_table has {len(r.score_table)} values but cowries={r.cowries} needs "
+        f"{r.cowries + 1} (k = 0..{r.cowries} mouths up)",
+    )
+    table = set(r.score_table)
+    for key in ("reroll_values", "entry_values"):
+        extra = getattr(r, key) - table
+        check(bool(extra), f"{key} names {_format_set(extra)}, which no throw in score_table has")
+    if isinstance(r.last_square_exit, frozenset):
+        extra = r.last_square_exit - table
+        check(bool(extra), f"last_square_exit names {_format_set(extra)}, not in score_table")
+    check(
+        r.last_square_exit == "ludii" and not r.ludii,
+        "last_square_exit=ludii needs track=ludii",
+    )
+    check(r.ludii and r.last_square_exit != "ludii", "track=ludii needs last_square_exit=ludii")
+    check(
+        r.first_piece_free == "ludii_forced" and not r.ludii,
+        "first_piece_free=ludii_forced needs track=ludii",
+    )
+    if r.ludii:
+        ludii_fixed = {
+            "throw_usage": "immediate",
+            "split_throw": "none",
+            "pyada": False,
+            "triple_cancel": "off",
+            "extra_lap": False,
+            "blockade": False,
+            "teams": "pairs",
+            "entry_mode": "consume",
+            "finished_seat": "skip",
+        }
+        for key, want in ludii_fixed.items():
+            got = getattr(r, key)
+            check(
+                got != want,
+                f"track=ludii reproduces Ludii's flow, which has no {key}={format_value(key, got)}",
+            )
+    check(
+        r.recapture_annul and r.kill_before_home == "false",
+        "recapture_annul=true is only meaningful with kill_before_home=seat or team",
+    )
+    check(
+        r.pyada_use == "attached" and r.throw_usage == "collect",
+        "pyada_use=attached is valid only with throw_usage=immediate",
+    )
+    check(
+        r.pyada_can_enter and not r.pyada,
+        "pyada_can_enter=true needs pyada=true",
+    )
+    check(
+        r.players == 2 and r.teams == "individual",
+        "players=2 (two people with two seats each) cannot be played with teams=individual",
+    )
+    check(
+        r.first_piece_free == "off" and not r.entry_values and not (r.pyada and r.pyada_can_enter),
+        "no piece can ever enter: first_piece_free=off, entry_values=none and no pyada entry "
+        "(pyada=true with pyada_can_enter=true)",
+    )
+    check(
+        r.blockade and r.castle_mode == "coexist" and r.stack_immune,
+        "blockade=true with stack_immune=true and castle_mode=coexist leaves no capture rule",
+    )
+    if problems:
+        raise RulesetError("invalid ruleset: " + "; ".join(problems))
+
+
+def resolve_name(name: str) -> str:
+    """The registered name for ``name`` or one of its aliases."""
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in NAMED:
+        known = ", ".join(list(NAMED) + sorted(ALIASES))
+        raise RulesetError(f"unknown ruleset {name!r}; known: {known}")
+    return key
+
+
+def get_ruleset(name: str = DEFAULT_RULESET) -> Ruleset:
+    """A named ruleset (or alias), without changes."""
+    return NAMED[resolve_name(name)]
+
+
+def parse_ruleset(text: str) -> Ruleset:
+    """Read a ruleset string ``NAME(+key=value)*``; errors name the offending switch."""
+    if not text or not text.strip():
+        raise RulesetError("empty ruleset string")
+    head, *parts = text.strip().split("+")
+    base = get_ruleset(head)
+    changes: dict[str, Any] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise RulesetError(f"switch {part!r} must be written key=value")
+        if key in changes:
+            raise RulesetError(f"switch {key!r} is given twice")
+        changes[key] = parse_value(key, value)
+    return derive(base, changes)
+
+
+def _canonical_keys(r: Ruleset) -> list[str]:
+    base = NAMED[r.name]
+    reference = base
+    keys: list[str] = []
+    for key in _ORDER_FIRST:
+        if getattr(r, key) != getattr(reference, key):
+            keys.append(key)
+            reference = (
+                _apply_cowries(reference, r.cowries)
+                if key == "cowries"
+                else _apply_six_up(reference, r.six_up_value)
+            )
+    for switch in SWITCHES:
+        if switch.key in _ORDER_FIRST:
+            continue
+        if getattr(r, switch.key) != getattr(reference, switch.key):
+            keys.append(switch.key)
+    return keys
+
+
+def ruleset_string(r: Ruleset) -> str:
+    """The canonical string: the base name, then each differing switch in table order."""
+    parts = [r.name]
+    parts += [f"{key}={format_value(key, getattr(r, key))}" for key in _canonical_keys(r)]
+    return "+".join(parts)
+
+
+def describe(r: Ruleset) -> list[dict[str, str]]:
+    """Every switch with its value, the classic default and the rule it implements."""
+    return [
+        {
+            "key": s.key,
+            "value": format_value(s.key, getattr(r, s.key)),
+            "default": format_value(s.key, getattr(_CLASSIC, s.key)),
+            "rule": s.rule,
+            "help": s.help,
+        }
+        for s in SWITCHES
+    ]

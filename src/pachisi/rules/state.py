@@ -1,0 +1,176 @@
+"""The immutable game state (RULES.md C.11), its events and its outcome.
+
+A :class:`State` is a compact, hashable value: 16 piece progresses and a few small fields
+for the turn in progress. Everything about a game in progress is in it, so the position
+string (:mod:`pachisi.notation`) can hold it whole and a state can be copied for free.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from pachisi.rules.board import HOME, LAST_SQUARE, NUM_SEATS, PIECES_PER_SEAT
+from pachisi.rules.ruleset import Ruleset
+
+
+class Stage(IntEnum):
+    """Which kind of decision the state is waiting for."""
+
+    THROW_OFF = 0
+    """Chance: a seat throws to decide who begins (R-ORDER)."""
+    THROW = 1
+    """Chance: the seat to move throws the cowries."""
+    ACT = 2
+    """The seat uses or declines the pending throw (immediate mode, C.10a)."""
+    PYADA = 3
+    """The seat uses or declines the pyada step earned by the last throw (C.10a 7b)."""
+    SPEND = 4
+    """The seat spends its collected throws, or stops (collect mode, C.10b)."""
+    OVER = 5
+    """The game has ended."""
+
+
+CHANCE = -1
+"""``current_player()`` while a throw is due."""
+TERMINAL = -4
+"""``current_player()`` once the game is over."""
+
+
+@dataclass(frozen=True, slots=True)
+class CaptureRecord:
+    """One capture, for V-RECAPTURE-ANNUL: who captured, with which pieces, where, whom.
+
+    ``pieces`` is a bitmask of the capturing pieces (global ids) that still stand on
+    ``square``; ``victims`` a bitmask of the victim seats whose window is still open.
+    """
+
+    capturer: int
+    pieces: int
+    square: int
+    victims: int
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A whole Pachisi position, including the turn in progress. Never mutated.
+
+    ``pos[4 * seat + i]`` is the progress of piece ``i`` (a..d) of ``seat``: 0 waiting,
+    1..83 on a square, 84 home. Other fields describe the turn; see docs/notation.md.
+    """
+
+    ruleset: Ruleset
+    pos: tuple[int, ...]
+    stage: Stage
+    seat: int
+    turn: int = 1
+    order: tuple[int, ...] = ()
+    """Pieces on the board in arrival order (C.11), kept only with ``capture_scope=top_one``."""
+    laps: int = 0
+    """Bitmask of pieces on their second lap (V-EXTRA-LAP)."""
+    entered: int = 0
+    """Bitmask of seats that have brought a piece out (R-FIRST-PIECE-FREE)."""
+    kills: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """Kill credits per seat (V-KILL-BEFORE-HOME)."""
+    records: tuple[CaptureRecord, ...] = ()
+    throw_k: int = -1
+    """Mouths up of the throw being used (stage ACT/PYADA); -1 otherwise."""
+    again: bool = False
+    """The pending throw gives another throw (R-GRACE-REPEAT)."""
+    captured: bool = False
+    """A capture happened with this throw / in this spending phase (V-CAPTURE-BONUS)."""
+    pyadas: int = 0
+    """Pyadas earned and not yet used or declined (V-PYADA)."""
+    items: tuple[int, ...] = ()
+    """Collect mode: throws collected in this throwing phase, then the items left to spend."""
+    run: tuple[int, int] = (0, 0)
+    """Triple-cancel run: (class or value, length) (V-TRIPLE-CANCEL)."""
+    split_left: int = 0
+    """Steps of a split throw still to be shared out (V-SPLIT-THROW)."""
+    split_value: int = 0
+    """The value of the throw being split."""
+    split_used: int = 0
+    """Bitmask of the mover's pieces (0..3) already moved by the split throw."""
+    phase_flags: int = 0
+    """Collect mode, at the start of the throwing phase: 1 = a piece on the board,
+    2 = no waiting piece (V-7-14-NEEDS-PIECE, V-PYADA)."""
+    throwoff: tuple[int, ...] = ()
+    """Throw-off (R-ORDER): per seat the value thrown this round, -1 still to throw,
+    -2 out of the throw-off."""
+    winner: int = -1
+    """When over: the winning team (0 = seats 0+2, 1 = seats 1+3), or seat under
+    ``teams=individual``."""
+
+    def piece(self, seat: int, index: int) -> int:
+        """The progress of piece ``index`` (0..3) of ``seat``."""
+        return self.pos[PIECES_PER_SEAT * seat + index]
+
+    def seat_pieces(self, seat: int) -> tuple[int, ...]:
+        """The four progresses of ``seat``'s pieces, a..d."""
+        return self.pos[PIECES_PER_SEAT * seat : PIECES_PER_SEAT * seat + PIECES_PER_SEAT]
+
+    def seat_finished(self, seat: int) -> bool:
+        """Whether all four of ``seat``'s pieces are home."""
+        return all(p == HOME for p in self.seat_pieces(seat))
+
+    def on_board(self, seat: int) -> bool:
+        """Whether ``seat`` has a piece on a square (p 1..83)."""
+        return any(1 <= p <= LAST_SQUARE for p in self.seat_pieces(seat))
+
+    @property
+    def is_over(self) -> bool:
+        return self.stage is Stage.OVER
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something a transition did, for UIs to animate and logs to keep.
+
+    ``kind`` is one of: ``throw_off``, ``begins``, ``throw``, ``void``, ``cancel``,
+    ``enter``, ``move``, ``capture``, ``finish``, ``decline``, ``pyada``, ``again``,
+    ``annul``, ``turn``, ``win``. Pieces are global ids (``4 * seat + index``).
+    """
+
+    kind: str
+    seat: int = -1
+    piece: int = -1
+    frm: int = -1
+    to: int = -1
+    value: int = 0
+    pieces: tuple[int, ...] = field(default=())
+    k: int = -1
+    """For throws: the number of cowries mouth up."""
+
+    def __str__(self) -> str:
+        parts = [self.kind]
+        if self.seat >= 0:
+            parts.append(f"seat={self.seat}")
+        if self.piece >= 0:
+            parts.append(f"piece={self.piece // 4}{'abcd'[self.piece % 4]}")
+        if self.frm >= 0 or self.to >= 0:
+            parts.append(f"{self.frm}->{self.to}")
+        if self.value:
+            parts.append(f"value={self.value}")
+        if self.pieces:
+            parts.append("pieces=" + ",".join(f"{p // 4}{'abcd'[p % 4]}" for p in self.pieces))
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: the winning team's seats (or the winning seat)."""
+
+    winner: int
+    seats: tuple[int, ...]
+    individual: bool
+
+    def __str__(self) -> str:
+        if self.individual:
+            return f"seat {self.winner} wins"
+        return f"team {self.winner} (seats {' and '.join(map(str, self.seats))}) wins"
+
+
+def initial_pos() -> tuple[int, ...]:
+    """All 16 pieces waiting in the Charkoni (R-START-CHARKONI)."""
+    return (0,) * (NUM_SEATS * PIECES_PER_SEAT)
