@@ -81,6 +81,8 @@ def rotate(xy: tuple[int, int], times: int = 1) -> tuple[int, int]:
 
 def cell_of_coord(x: int, y: int) -> SquareId:
     """Ludii's cell number for the square at ``(x, y)`` (RULES.md A.9 formulas)."""
+    if not (0 <= x <= 18 and 0 <= y <= 18):
+        raise ValueError(f"({x}, {y}) is off the 19x19 grid")
     if y == 8 and (x <= 7 or x >= 11):
         return x
     if y == 7 and 8 <= x <= 10:
