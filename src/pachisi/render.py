@@ -181,7 +181,9 @@ def _cell_text(
     seat = _CHARKONI_COUNT_CELLS.get((x, y))
     if seat is not None:
         count = counts[seat]
-        return ("   " if not count else f"({count})" if count < 10 else "(+)"), seat
+        if not count:
+            return "   ", None
+        return (f"({count})" if count < 10 else "(+)"), seat
     seat = _SEAT_TAG_CELLS.get((x, y))
     if seat is not None:
         return f"{SEAT_LETTERS[seat]}={seat}", seat

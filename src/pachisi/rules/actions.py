@@ -26,9 +26,8 @@ Action.parse('0ab+4')
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import IntEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 
 class ActionKind(IntEnum):
@@ -59,8 +58,7 @@ _PATTERN: Final = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One choice of a seat: ``kind``, whose pieces, and which throw value it uses.
 
     ``pieces`` are piece indices 0..3 within ``seat`` (``a``..``d``). ``value`` is the throw

@@ -77,6 +77,7 @@ def _begin_phase(state: State) -> State:
 def _replace(state: State, **changes: object) -> State:
     fields = {name: getattr(state, name) for name in State.__slots__}
     fields.update(changes)
+    fields["legal_cache"] = None
     return State(**fields)
 
 
@@ -255,14 +256,22 @@ def _may_go_home(state: State, seat: int) -> bool:
 
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Every distinct legal action of the seat to act; empty at chance and terminal nodes."""
+    cached = state.legal_cache
+    if cached is not None:
+        return cached  # type: ignore[return-value]
     stage = state.stage
     if stage is Stage.ACT:
-        return _act_actions(state)
-    if stage is Stage.PYADA:
-        return _finish_list(state, _pyada_uses(state, _occupancy(state), mover(state)))
-    if stage is Stage.SPEND:
-        return _spend_actions(state)
-    return ()
+        actions = _act_actions(state)
+    elif stage is Stage.PYADA:
+        actions = _finish_list(state, _pyada_uses(state, _occupancy(state), mover(state)))
+    elif stage is Stage.SPEND:
+        actions = _spend_actions(state)
+    else:
+        actions = ()
+    # States are immutable values, so their legal actions never change: memoise them on
+    # the state itself (a field excluded from equality) rather than in any global cache.
+    object.__setattr__(state, "legal_cache", actions)
+    return actions
 
 
 def _finish_list(state: State, uses: list[Action], *, optional: bool = True) -> tuple[Action, ...]:
@@ -278,8 +287,13 @@ def _finish_list(state: State, uses: list[Action], *, optional: bool = True) -> 
 def _act_actions(state: State) -> tuple[Action, ...]:
     r = state.ruleset
     m = mover(state)
-    occ = _occupancy(state)
     v = r.score_table[state.throw_k]
+    if r.ludii and state.entered >> m & 1:
+        # Ludii's moves need no occupancy: landings never fail there (E.2 item 5).
+        uses = _ludii_uses(state, m, v)
+        uses.append(DECLINE)
+        return tuple(uses)
+    occ = _occupancy(state)
     if state.split_left:
         return tuple(_split_parts(state, occ, m, state.split_value, state.split_left))
     if r.first_piece_free == "ludii_forced" and not state.entered >> m & 1:
@@ -358,7 +372,7 @@ def _value_uses(
     """Every use of a throw of value ``v`` by seat ``m`` (C.10a step 5)."""
     r = state.ruleset
     if r.ludii:
-        return _ludii_uses(state, occ, m, v)
+        return _ludii_uses(state, m, v)
     uses: list[Action] = []
     steps = v + bonus
     movable = _movable(state, m)
@@ -496,7 +510,7 @@ def _pyada_uses(state: State, occ: dict[int, list[int]], m: int) -> list[Action]
     return uses
 
 
-def _ludii_uses(state: State, occ: dict[int, list[int]], m: int, v: int) -> list[Action]:
+def _ludii_uses(state: State, m: int, v: int) -> list[Action]:
     """Ludii's main-phase moves for one throw (E.2 item 5)."""
     r = state.ruleset
     k = r.score_table.index(v) if state.throw_k < 0 else state.throw_k
@@ -590,7 +604,35 @@ def _completable(state: State, m: int, left: int, memo: dict[tuple[object, ...],
 class _Builder:
     """A mutable working copy of a state, for building the next state in one pass."""
 
+    __slots__ = (
+        "again",
+        "captured",
+        "entered",
+        "homed",
+        "items",
+        "keep_order",
+        "kills",
+        "laps",
+        "order",
+        "phase_flags",
+        "pos",
+        "pyadas",
+        "r",
+        "records",
+        "run",
+        "seat",
+        "split_left",
+        "split_used",
+        "split_value",
+        "stage",
+        "throw_k",
+        "throwoff",
+        "turn",
+        "winner",
+    )
+
     def __init__(self, state: State) -> None:
+        self.homed = False
         self.r = state.ruleset
         self.pos = list(state.pos)
         self.stage = state.stage
@@ -674,6 +716,7 @@ class _Builder:
                 self.laps |= 1 << g
             events.append(Event("move", seat, g, frm, t))
             if t == HOME:
+                self.homed = True
                 events.append(Event("finish", seat, g))
         if t == HOME:
             return False
@@ -786,6 +829,8 @@ class _Builder:
 
     def check_win(self, events: list[Event]) -> bool:
         """R-TEAM-WIN / V-INDIVIDUAL-WIN: end the game the moment a side is home."""
+        if not self.homed:
+            return False
         pos = self.pos
         if self.r.teams == "individual":
             for s in range(4):
@@ -878,43 +923,69 @@ def _advance_run(r: Ruleset, run: tuple[int, int], v: int) -> tuple[int, int]:
 def apply_chance(state: State, k: int) -> tuple[State, list[Event]]:
     """Apply a throw with ``k`` mouths up; returns the new state and its events."""
     r = state.ruleset
-    if current_player(state) != CHANCE:
+    stage = state.stage
+    if stage is not Stage.THROW and stage is not Stage.THROW_OFF:
         raise IllegalActionError("no throw is due in this position")
     if not isinstance(k, int) or not 0 <= k <= r.cowries:
         raise IllegalActionError(f"a throw of {r.cowries} cowries has 0..{r.cowries} mouths up")
     v = r.score_table[k]
-    events: list[Event] = []
-    b = _Builder(state)
-    if state.stage is Stage.THROW_OFF:
+    if stage is Stage.THROW_OFF:
+        b = _Builder(state)
+        events: list[Event] = []
         _throw_off(b, k, v, events)
         return b.freeze(), events
-    m = b.mover()
-    events.append(Event("throw", state.seat, value=v, k=k))
+    events = [Event("throw", state.seat, value=v, k=k)]
     if r.throw_usage == "collect":
+        b = _Builder(state)
         _collect_throw(b, state, v, events)
         return b.freeze(), events
+    m = mover(state)
     if v in _SEVEN_FOURTEEN and not state.on_board(m):
         # V-7-14-NEEDS-PIECE: no value; void ends the turn, rethrow_only throws again.
         events.append(Event("void", state.seat, value=v))
+        b = _Builder(state)
         if r.seven_fourteen_needs_piece == "void":
             b.end_turn(events)
         return b.freeze(), events
+    run = state.run
     if r.triple_cancel != "off":
-        b.run = _advance_run(r, b.run, v)
-        if b.run[1] >= 3:
+        run = _advance_run(r, run, v)
+        if run[1] >= 3:
             events.append(Event("cancel", state.seat, value=v))
+            b = _Builder(state)
             b.end_turn(events)
             return b.freeze(), events
-    b.stage = Stage.ACT
-    b.throw_k = k
-    b.again = v in r.reroll_values
-    b.captured = False
-    b.pyadas = 0
+    pyadas = 0
     if r.pyada and v in r.pyada_values:
         pieces = state.seat_pieces(m)
         if r.pyada_condition == "always" or all(p != 0 for p in pieces):
-            b.pyadas = 1
-    return b.freeze(), events
+            pyadas = 1
+    # The common case builds the next state directly: a throw changes only turn fields.
+    new = State(
+        r,
+        state.pos,
+        Stage.ACT,
+        state.seat,
+        state.turn,
+        state.order,
+        state.laps,
+        state.entered,
+        state.kills,
+        state.records,
+        k,
+        v in r.reroll_values,
+        False,
+        pyadas,
+        state.items,
+        run,
+        state.split_left,
+        state.split_value,
+        state.split_used,
+        state.phase_flags,
+        state.throwoff,
+        state.winner,
+    )
+    return new, events
 
 
 def _throw_off(b: _Builder, k: int, v: int, events: list[Event]) -> None:
@@ -977,7 +1048,8 @@ def _end_throwing(b: _Builder, events: list[Event]) -> None:
 
 def apply_action(state: State, action: Action) -> tuple[State, list[Event]]:
     """Apply a legal action; :class:`IllegalActionError` (and no change) if it is not legal."""
-    if action not in legal_actions(state):
+    legal = legal_actions(state)
+    if not any(a is action for a in legal) and action not in legal:
         raise IllegalActionError(f"{action} is not legal here")
     return _apply(state, action)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import NamedTuple
 
 from pachisi.rules.board import HOME, LAST_SQUARE, NUM_SEATS, PIECES_PER_SEAT
 from pachisi.rules.ruleset import Ruleset
@@ -101,6 +102,10 @@ class State:
     winner: int = -1
     """When over: the winning team (0 = seats 0+2, 1 = seats 1+3), or seat under
     ``teams=individual``."""
+    legal_cache: tuple[object, ...] | None = field(
+        default=None, compare=False, hash=False, repr=False
+    )
+    """The engine's memo of this state's legal actions: derived data, not part of the state."""
 
     def piece(self, seat: int, index: int) -> int:
         """The progress of piece ``index`` (0..3) of ``seat``."""
@@ -123,8 +128,7 @@ class State:
         return self.stage is Stage.OVER
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """Something a transition did, for UIs to animate and logs to keep.
 
     ``kind`` is one of: ``throw_off``, ``begins``, ``throw``, ``void``, ``cancel``,
@@ -138,7 +142,7 @@ class Event:
     frm: int = -1
     to: int = -1
     value: int = 0
-    pieces: tuple[int, ...] = field(default=())
+    pieces: tuple[int, ...] = ()
     k: int = -1
     """For throws: the number of cowries mouth up."""
 
