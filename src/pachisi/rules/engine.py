@@ -32,6 +32,7 @@ from pachisi.rules.state import (
     TERMINAL,
     CaptureRecord,
     Event,
+    Memo,
     Outcome,
     Stage,
     State,
@@ -55,9 +56,9 @@ def new_game(ruleset: Ruleset) -> State:
     """
     pos = initial_pos()
     if ruleset.first_player == "seat0":
-        state = State(ruleset, pos, Stage.THROW, 0)
+        state = State(ruleset, pos, Stage.THROW, 0, memo=Memo())
         return _begin_phase(state)
-    return State(ruleset, pos, Stage.THROW_OFF, 0, throwoff=(-1, -1, -1, -1))
+    return State(ruleset, pos, Stage.THROW_OFF, 0, throwoff=(-1, -1, -1, -1), memo=Memo())
 
 
 def _begin_phase(state: State) -> State:
@@ -75,10 +76,7 @@ def _begin_phase(state: State) -> State:
 
 
 def _replace(state: State, **changes: object) -> State:
-    fields = {name: getattr(state, name) for name in State.__slots__}
-    fields.update(changes)
-    fields["legal_cache"] = None
-    return State(**fields)
+    return state._replace(memo=Memo(), **changes)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- queries
@@ -256,9 +254,9 @@ def _may_go_home(state: State, seat: int) -> bool:
 
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Every distinct legal action of the seat to act; empty at chance and terminal nodes."""
-    cached = state.legal_cache
-    if cached is not None:
-        return cached  # type: ignore[return-value]
+    memo = state.memo
+    if memo is not None and memo.actions is not None:
+        return memo.actions  # type: ignore[return-value]
     stage = state.stage
     if stage is Stage.ACT:
         actions = _act_actions(state)
@@ -269,8 +267,9 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     else:
         actions = ()
     # States are immutable values, so their legal actions never change: memoise them on
-    # the state itself (a field excluded from equality) rather than in any global cache.
-    object.__setattr__(state, "legal_cache", actions)
+    # the state itself (in a slot outside its value) rather than in any global cache.
+    if memo is not None:
+        memo.actions = actions
     return actions
 
 
@@ -681,6 +680,7 @@ class _Builder:
             self.phase_flags,
             self.throwoff,
             self.winner,
+            Memo(),
         )
 
     def occupancy(self) -> dict[int, list[int]]:
@@ -984,6 +984,7 @@ def apply_chance(state: State, k: int) -> tuple[State, list[Event]]:
         state.phase_flags,
         state.throwoff,
         state.winner,
+        Memo(),
     )
     return new, events
 

@@ -7,7 +7,7 @@ string (:mod:`pachisi.notation`) can hold it whole and a state can be copied for
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -53,12 +53,35 @@ class CaptureRecord:
     turn: int
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class Memo:
+    """A slot where the engine memoises a state's legal actions.
+
+    It compares equal to anything and hashes like ``None``, so it never takes part in a
+    state's value: two states with the same fields are equal whether or not either has
+    its legal actions worked out already.
+    """
+
+    __slots__ = ("actions",)
+
+    def __init__(self) -> None:
+        self.actions: tuple[object, ...] | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return hash(None)
+
+    def __repr__(self) -> str:
+        return "Memo()"
+
+
+class State(NamedTuple):
     """A whole Pachisi position, including the turn in progress. Never mutated.
 
     ``pos[4 * seat + i]`` is the progress of piece ``i`` (a..d) of ``seat``: 0 waiting,
     1..83 on a square, 84 home. Other fields describe the turn; see docs/notation.md.
+    A state is an immutable named tuple, cheap to create and to keep for search.
     """
 
     ruleset: Ruleset
@@ -102,10 +125,8 @@ class State:
     winner: int = -1
     """When over: the winning team (0 = seats 0+2, 1 = seats 1+3), or seat under
     ``teams=individual``."""
-    legal_cache: tuple[object, ...] | None = field(
-        default=None, compare=False, hash=False, repr=False
-    )
-    """The engine's memo of this state's legal actions: derived data, not part of the state."""
+    memo: Memo | None = None
+    """Where the engine memoises the legal actions (derived data; never part of the value)."""
 
     def piece(self, seat: int, index: int) -> int:
         """The progress of piece ``index`` (0..3) of ``seat``."""
@@ -125,6 +146,7 @@ class State:
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended."""
         return self.stage is Stage.OVER
 
 
