@@ -212,12 +212,8 @@ def test_r_board_cell_of_coord_rejects_charkoni_and_corners(cell: tuple[int, int
         cell_of_coord(*cell)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="board.py bug: cell_of_coord does not range-check x on rows 8..10 "
-    "((19, 8) gives 19, the cell of (0, 9))",
-)
-@pytest.mark.parametrize("cell", [(19, 8), (-1, 8), (20, 9), (-1, 10)])
+# (19, 8) once gave 19, the cell of (0, 9): rows 8..10 lacked a range check on x.
+@pytest.mark.parametrize("cell", [(19, 8), (-1, 8), (20, 9), (-1, 10), (9, -1), (9, 19)])
 def test_r_board_cell_of_coord_rejects_off_grid(cell: tuple[int, int]) -> None:
     with pytest.raises(ValueError):
         cell_of_coord(*cell)

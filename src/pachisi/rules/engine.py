@@ -56,27 +56,10 @@ def new_game(ruleset: Ruleset) -> State:
     """
     pos = initial_pos()
     if ruleset.first_player == "seat0":
-        state = State(ruleset, pos, Stage.THROW, 0, memo=Memo())
-        return _begin_phase(state)
+        b = _Builder(State(ruleset, pos, Stage.THROW, 0))
+        b.begin_phase()
+        return b.freeze()
     return State(ruleset, pos, Stage.THROW_OFF, 0, throwoff=(-1, -1, -1, -1), memo=Memo())
-
-
-def _begin_phase(state: State) -> State:
-    """Record the board at the start of a throwing phase (collect mode, C.10b)."""
-    if state.ruleset.throw_usage != "collect":
-        return state
-    m = mover(state)
-    pieces = state.seat_pieces(m)
-    flags = 0
-    if any(1 <= p <= LAST_SQUARE for p in pieces):
-        flags |= _HAS_PIECE
-    if all(p != 0 for p in pieces):
-        flags |= _NONE_WAITING
-    return _replace(state, phase_flags=flags)
-
-
-def _replace(state: State, **changes: object) -> State:
-    return state._replace(memo=Memo(), **changes)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- queries
@@ -322,7 +305,8 @@ def _movable(state: State, m: int) -> list[int]:
     """The mover's pieces on the board, one per group of interchangeable pieces."""
     pos = state.pos
     base = 4 * m
-    if state.ruleset.tracks_stack_order:
+    if state.ruleset.ludii:
+        # E.2 5a: Ludii lists a move for each piece of a stack, level by level.
         return [i for i in range(4) if 0 < pos[base + i] < HOME]
     seen: set[tuple[int, int, bool]] = set()
     in_records = 0
@@ -406,10 +390,11 @@ def _value_uses(
         i = _waiting(state, m)
         if i >= 0 and _entry_target(state, occ, m, _entry_progress(r, v)) is not None:
             entries.append(Action(ActionKind.ENTER, m, (i,), v))
-    if r.grace_must_enter and entries and v in r.entry_values:
-        uses = []
     if r.split_throw == "split" and not bonus:
         uses.extend(_split_starts(state, occ, m, v))
+    if r.grace_must_enter and entries and v in r.entry_values:
+        # V-GRACE-MUST-ENTER: no move of any kind with the grace, split parts included.
+        uses = []
     return uses + entries
 
 
@@ -796,6 +781,7 @@ class _Builder:
         self.seat = seat
         self.turn += 1
         self._reset_turn()
+        self.begin_phase()
         events.append(Event("turn", seat))
 
     def _takes_turns(self, seat: int) -> bool:
