@@ -114,6 +114,34 @@ def outcome(state: State) -> Outcome | None:
     return Outcome(state.winner, (state.winner, state.winner + 2), False)
 
 
+def is_deadlocked(state: State) -> bool:
+    """Whether no side can ever win from here, whatever is thrown and played.
+
+    This is analysis, not a rule: R-NO-LIMIT has no draw, so such a game simply never
+    ends. It happens under V-KILL-BEFORE-HOME when every side has a seat whose pieces are
+    all in its private home column (or home) with no kill credit and no way left to
+    capture: those pieces can never make the final step. Simulations stop here.
+    """
+    r = state.ruleset
+    if state.stage is Stage.OVER or r.kill_before_home == "false":
+        return False
+
+    def can_capture(seat: int) -> bool:
+        # A waiting piece can still enter, and a piece before p = 76 can still land on an
+        # enemy; from 76 on, every move stays in the seat's private column.
+        return any(p < 76 for p in state.seat_pieces(seat))
+
+    def stuck(seat: int) -> bool:
+        if state.seat_finished(seat) or _credits(state, seat) > 0 or can_capture(seat):
+            return False
+        team_credit = r.kill_before_home == "team" and r.teams == "pairs"
+        return not (team_credit and can_capture((seat + 2) % 4))
+
+    if r.teams == "individual":
+        return all(stuck(s) for s in range(4))
+    return all(stuck(team) or stuck(team + 2) for team in (0, 1))
+
+
 def pending_value(state: State) -> int:
     """The value of the throw being used (stage ACT), else 0."""
     if state.throw_k < 0:
