@@ -36,9 +36,13 @@ def test_r_no_limit_not_deadlocked_while_a_piece_can_still_capture() -> None:
 
 
 def test_r_no_limit_one_stuck_side_is_not_a_deadlock() -> None:
-    pos = [80] * 4 + [83] * 4 + [10] * 4 + [83] * 4
+    pos = [10] * 4 + [83] * 4 + [10] * 4 + [83] * 4
     # Team 1 (seats 1 and 3) is stuck, but team 0 can still capture and win.
     assert not engine.is_deadlocked(_state(pos))
+    # A team is blocked as soon as one of its seats is stuck (under kill_before_home=seat
+    # nobody else's capture can give that seat its credit).
+    pos[:4] = [80] * 4
+    assert engine.is_deadlocked(_state(pos))
 
 
 def test_kill_before_home_off_is_never_deadlocked() -> None:
