@@ -22,17 +22,28 @@ from pachisi.rules.ruleset import NAMED, Ruleset, get_ruleset
 from pachisi.rules.state import Stage
 
 
-def playout(ruleset: Ruleset, rng: random.Random) -> tuple[int, int]:
-    """Play one random game to the end; returns (throws, actions)."""
+def playout(ruleset: Ruleset, rng: random.Random) -> tuple[int, int, bool]:
+    """Play one random game to the end; returns (throws, actions, deadlocked).
+
+    Under kill-before-home a random game can reach a position no side can ever win
+    (``engine.is_deadlocked``); R-NO-LIMIT has no draw, so the playout stops there.
+    """
     state = engine.new_game(ruleset)
     n, p = ruleset.cowries, ruleset.p_mouth_up
     throws = actions = 0
-    apply_chance, apply_action, legal = engine.apply_chance, engine.apply_action, engine.legal_actions
+    apply_chance, apply_action, legal = (
+        engine.apply_chance,
+        engine.apply_action,
+        engine.legal_actions,
+    )
+    can_deadlock = ruleset.kill_before_home != "false"
     while True:
         stage = state.stage
         if stage is Stage.OVER:
-            return throws, actions
+            return throws, actions, False
         if stage is Stage.THROW or stage is Stage.THROW_OFF:
+            if can_deadlock and engine.is_deadlocked(state):
+                return throws, actions, True
             state, _ = apply_chance(state, cowries.throw(rng, n, p))
             throws += 1
         else:
@@ -41,15 +52,17 @@ def playout(ruleset: Ruleset, rng: random.Random) -> tuple[int, int]:
             actions += 1
 
 
-def measure(ruleset: Ruleset, games: int, seed: int) -> tuple[float, int, int]:
+def measure(ruleset: Ruleset, games: int, seed: int) -> tuple[float, int, int, int]:
+    """Time ``games`` playouts; returns (seconds, throws, actions, deadlocked games)."""
     rng = random.Random(seed)
     start = time.perf_counter()
-    throws = actions = 0
+    throws = actions = deadlocked = 0
     for _ in range(games):
-        t, a = playout(ruleset, rng)
+        t, a, dead = playout(ruleset, rng)
         throws += t
         actions += a
-    return time.perf_counter() - start, throws, actions
+        deadlocked += dead
+    return time.perf_counter() - start, throws, actions, deadlocked
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,15 +77,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# python {platform.python_version()}, {platform.machine()}, single core")
     print(
         f"{'ruleset':<16}{'playouts/s':>12}{'actions/s':>12}{'throws/s':>12}"
-        f"{'actions/game':>14}{'throws/game':>13}"
+        f"{'actions/game':>14}{'throws/game':>13}{'deadlocked':>12}"
     )
     for name in names:
         ruleset = get_ruleset(name)
         best = min(measure(ruleset, args.games, args.seed) for _ in range(args.repeat))
-        seconds, throws, actions = best
+        seconds, throws, actions, deadlocked = best
         print(
             f"{name:<16}{args.games / seconds:>12.1f}{actions / seconds:>12.0f}"
             f"{throws / seconds:>12.0f}{actions / args.games:>14.1f}{throws / args.games:>13.1f}"
+            f"{deadlocked:>12}"
         )
     return 0
 
