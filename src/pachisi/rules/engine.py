@@ -329,13 +329,17 @@ def _spend_actions(state: State) -> tuple[Action, ...]:
     return _finish_list(state, uses)
 
 
-def _movable(state: State, m: int) -> list[int]:
-    """The mover's pieces on the board, one per group of interchangeable pieces."""
+def _movable(state: State, m: int, exclude: int = 0) -> list[int]:
+    """The mover's pieces on the board, one per group of interchangeable pieces.
+
+    ``exclude`` is a bitmask of pieces (0..3) to leave out before grouping, such as the
+    pieces a split throw has already moved.
+    """
     pos = state.pos
     base = 4 * m
     if state.ruleset.ludii:
         # E.2 5a: Ludii lists a move for each piece of a stack, level by level.
-        return [i for i in range(4) if 0 < pos[base + i] < HOME]
+        return [i for i in range(4) if 0 < pos[base + i] < HOME and not exclude >> i & 1]
     seen: set[tuple[int, int, bool]] = set()
     in_records = 0
     for rec in state.records:
@@ -344,7 +348,7 @@ def _movable(state: State, m: int) -> list[int]:
     for i in range(4):
         g = base + i
         p = pos[g]
-        if 0 < p < HOME:
+        if 0 < p < HOME and not exclude >> i & 1:
             key = (p, state.laps >> g & 1, bool(in_records >> g & 1))
             if key not in seen:
                 seen.add(key)
@@ -559,9 +563,8 @@ def _split_parts(
     parts: list[Action] = []
     used = state.split_used
     starting = left == v and not used
-    for i in _movable(state, m):
-        if used >> i & 1:
-            continue
+    memo: dict[tuple[object, ...], bool] = {}
+    for i in _movable(state, m, used):
         g = 4 * m + i
         top = left - 1 if starting else left
         for k in range(1, top + 1):
@@ -570,10 +573,37 @@ def _split_parts(
             if k == left:
                 parts.append(Action(ActionKind.MOVE, m, (i,), v, k))
                 continue
-            after = _apply_part(state, m, i, k, left)
-            if _completable(after, m, left - k, {}):
+            if _completes_directly(state, occ, m, i, k, left) or _completable(
+                _apply_part(state, m, i, k, left), m, left - k, memo
+            ):
                 parts.append(Action(ActionKind.MOVE, m, (i,), v, k))
     return parts
+
+
+def _completes_directly(
+    state: State, occ: dict[int, list[int]], m: int, i: int, k: int, left: int
+) -> bool:
+    """Quick sufficient test: after a capture-free part, one other piece takes the rest.
+
+    Only the moved piece changes square then, so its occupancy is patched instead of
+    building the next state; anything less simple goes to the full search.
+    """
+    g = 4 * m + i
+    p = state.pos[g]
+    t = p + k
+    if t >= HOME:
+        return False
+    sq_from, sq_to = SQUARE_OF[m][p], SQUARE_OF[m][t]
+    if _landing(state.ruleset, occ, m, 1, sq_to):
+        return False
+    patched = dict(occ)
+    patched[sq_from] = [x for x in occ[sq_from] if x != g]
+    patched[sq_to] = [*occ.get(sq_to, ()), g]
+    used = state.split_used | (1 << i)
+    # The moved piece now stands elsewhere, so group the others without it.
+    return any(
+        _move_legal(state, patched, m, (4 * m + j,), left - k) for j in _movable(state, m, used)
+    )
 
 
 def _apply_part(state: State, m: int, i: int, k: int, left: int) -> State:
@@ -586,18 +616,22 @@ def _apply_part(state: State, m: int, i: int, k: int, left: int) -> State:
 
 def _completable(state: State, m: int, left: int, memo: dict[tuple[object, ...], bool]) -> bool:
     """Whether the remaining ``left`` steps can be shared among the unused pieces."""
-    key = (state.pos, state.split_used, left)
+    key = (state.pos, state.kills, state.split_used, left)
     if key in memo:
         return memo[key]
     occ = _occupancy(state)
     result = False
-    for i in _movable(state, m):
-        if state.split_used >> i & 1:
-            continue
-        g = 4 * m + i
+    used = state.split_used
+    base = 4 * m
+    # Each piece takes at most one part, so sharing the rest further needs two unused pieces.
+    unused = sum(1 for j in range(4) if not used >> j & 1 and 0 < state.pos[base + j] < HOME)
+    for i in _movable(state, m, used):
+        g = base + i
         if _move_legal(state, occ, m, (g,), left):
             result = True
             break
+        if unused < 2:
+            continue
         for k in range(1, left):
             if _move_legal(state, occ, m, (g,), k) and _completable(
                 _apply_part(state, m, i, k, left), m, left - k, memo
@@ -859,7 +893,12 @@ class _Builder:
     def _win(self, winner: int, events: list[Event]) -> bool:
         self.stage = Stage.OVER
         self.winner = winner
+        # Turn fields mean nothing once the game is over: clear them so that two games
+        # ending on the same board end in equal states.
         self.throw_k = -1
+        self.again = self.captured = False
+        self.run = (0, 0)
+        self.phase_flags = 0
         self.items = []
         self.pyadas = 0
         self.split_left = self.split_value = self.split_used = 0
