@@ -396,7 +396,7 @@ def _apply_cowries(ruleset: Ruleset, cowries: int) -> Ruleset:
     if cowries == ruleset.cowries:
         return ruleset
     if cowries == 7:
-        return dataclasses.replace(
+        seven = dataclasses.replace(
             ruleset,
             cowries=7,
             score_table=SEEDS_7,
@@ -405,7 +405,10 @@ def _apply_cowries(ruleset: Ruleset, cowries: int) -> Ruleset:
             last_square_exit=frozenset({10, 25, 30}),
             big_values=frozenset({10, 25, 30}),
             pyada_values=frozenset({10, 25, 30}),
+            six_up_value=30,
         )
+        # D-08: a six_up_value of 35 chosen earlier applies to the new 7-cowrie table too.
+        return _apply_six_up(seven, ruleset.six_up_value)
     return dataclasses.replace(
         ruleset,
         cowries=6,
@@ -434,9 +437,19 @@ def derive(base: Ruleset, changes: dict[str, Any]) -> Ruleset:
     if "six_up_value" in changes:
         ruleset = _apply_six_up(ruleset, changes["six_up_value"])
     rest = {k: v for k, v in changes.items() if k not in _ORDER_FIRST}
+    if "big_values" in rest and "pyada_values" not in rest:
+        rest["pyada_values"] = _linked_pyada_values(ruleset, rest["big_values"])
     ruleset = dataclasses.replace(ruleset, **rest)
     validate(ruleset)
     return ruleset
+
+
+def _linked_pyada_values(ruleset: Ruleset, big_values: ValueSet) -> ValueSet:
+    """V-PYADA: ``pyada_values`` defaults to ``big_values``, so it follows a change of
+    ``big_values`` unless the ruleset had already set it apart."""
+    if ruleset.pyada_values == ruleset.big_values:
+        return big_values
+    return ruleset.pyada_values
 
 
 def validate(r: Ruleset) -> None:
@@ -560,6 +573,10 @@ def _canonical_keys(r: Ruleset) -> list[str]:
                 if key == "cowries"
                 else _apply_six_up(reference, r.six_up_value)
             )
+    if r.big_values != reference.big_values:
+        reference = dataclasses.replace(
+            reference, pyada_values=_linked_pyada_values(reference, r.big_values)
+        )
     for switch in SWITCHES:
         if switch.key in _ORDER_FIRST:
             continue
