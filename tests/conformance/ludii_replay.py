@@ -112,8 +112,10 @@ def replay(game: dict[str, Any]) -> list[str]:
         ours = Counter(to_ludii(state, a) for a in ours_actions)
         theirs = Counter(from_ludii(m) for m in step["legal"])
         if ours != theirs:
-            return [f"step {n}: legal moves differ: ours-only {ours - theirs}, Ludii-only "
-                    f"{theirs - ours}"]
+            return [
+                f"step {n}: legal moves differ: ours-only {ours - theirs}, Ludii-only "
+                f"{theirs - ours}"
+            ]
         chosen = from_ludii(step["legal"][step["chosen"]])
         match = [a for a in ours_actions if to_ludii(state, a) == chosen]
         state, _ = engine.apply_action(state, match[0])

@@ -1,0 +1,216 @@
+"""Computer players that pick one of the engine's legal actions.
+
+A bot never works out a rule for itself: it asks :func:`pachisi.rules.engine.legal_actions`
+what is allowed and, for :class:`GreedyBot`, lets :func:`~pachisi.rules.engine.apply_action`
+say what each choice leads to. Randomness comes only from the generator the caller passes,
+so a seeded game is reproducible.
+
+>>> import random
+>>> from pachisi.rules import engine
+>>> from pachisi.rules.ruleset import get_ruleset
+>>> state, _ = engine.apply_chance(engine.new_game(get_ruleset("ludii")), 3)
+>>> str(make_bot("greedy").choose(state, random.Random(1)))
+'0a*3'
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from pachisi.rules import cowries, engine
+from pachisi.rules.actions import Action
+from pachisi.rules.board import HOME, IS_CASTLE, LAST_SQUARE, SQUARE_OF
+from pachisi.rules.ruleset import Ruleset
+from pachisi.rules.state import Event, State
+
+__all__ = [
+    "BOT_NAMES",
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "UnknownBotError",
+    "Weights",
+    "make_bot",
+]
+
+
+class Bot(Protocol):
+    """Anything that can choose an action for the seat to act."""
+
+    @property
+    def name(self) -> str:
+        """The name :func:`make_bot` knows the bot by."""
+        ...
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        """One of ``engine.legal_actions(state)``; ``rng`` breaks ties or picks at random."""
+        ...
+
+
+class UnknownBotError(ValueError):
+    """A bot name :func:`make_bot` does not know."""
+
+
+def _legal(state: State) -> tuple[Action, ...]:
+    actions = engine.legal_actions(state)
+    if not actions:
+        raise ValueError("no action to choose: a throw is due or the game is over")
+    return actions
+
+
+class RandomBot:
+    """Picks uniformly among all legal actions, declining included: a baseline opponent."""
+
+    name: Final = "random"
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        return rng.choice(_legal(state))
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """How much :class:`GreedyBot` cares about each feature of a position (points)."""
+
+    progress: float = 1.0
+    """Per step of progress of a friendly piece (own or partner)."""
+    enemy_progress: float = 1.0
+    """Per step of progress of an enemy piece (subtracted)."""
+    out: float = 8.0
+    """Per friendly piece out of the Charkoni (on the board or home)."""
+    home: float = 30.0
+    """Per friendly piece home, on top of its progress."""
+    capture: float = 40.0
+    """Per enemy piece the action captures, on top of the progress the enemy loses."""
+    castle: float = 2.0
+    """Per friendly piece resting on a castle, where castles protect (not ``inert``)."""
+    danger: float = 1.0
+    """Times the expected loss of a friendly piece that enemies 2..25 steps behind could
+    hit on their next throw (its progress plus ``out``, times the chance of a hit)."""
+
+
+REACH: Final = range(2, 26)
+"""Distances a throw can cover in one move, for the danger estimate: 2..25 steps."""
+REACH_FLOOR: Final = 0.02
+"""Hit chance assumed for a distance no single throw covers (reached by two throws)."""
+
+
+class GreedyBot:
+    """Looks one action ahead and takes the one whose result scores best for its team.
+
+    The score (see :class:`Weights`) counts friendly progress, pieces out and home, captures
+    and castle rests, minus enemy progress and a penalty for friendly pieces standing 2..25
+    steps ahead of an enemy piece on a square where they can be captured. Equal scores are
+    broken by the caller's generator.
+    """
+
+    name: Final = "greedy"
+
+    def __init__(self, weights: Weights | None = None) -> None:
+        self.weights = weights if weights is not None else Weights()
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        actions = _legal(state)
+        if len(actions) == 1:
+            return actions[0]
+        seat = state.seat
+        best: list[Action] = []
+        best_score = float("-inf")
+        for action in actions:
+            after, events = engine.apply_action(state, action)
+            score = self.evaluate(after, seat) + self._captures(events, seat, state)
+            # A small tolerance so that float noise cannot split a genuine tie.
+            if score > best_score + 1e-9:
+                best, best_score = [action], score
+            elif score >= best_score - 1e-9:
+                best.append(action)
+        return best[0] if len(best) == 1 else rng.choice(best)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """The score of ``state`` for the side of ``seat`` (higher is better)."""
+        w = self.weights
+        friends = _friends(state, seat)
+        # Only enemy pieces attack; most candidate actions leave them where they were, so
+        # the cached risk map is usually reused across one decision.
+        attackers = tuple(0 if g >> 2 in friends else p for g, p in enumerate(state.pos))
+        risk = _hit_chances(state.ruleset, attackers)
+        castles_protect = state.ruleset.castle_mode != "inert"
+        score = 0.0
+        for g, p in enumerate(state.pos):
+            if p == 0:
+                continue
+            if g >> 2 not in friends:
+                score -= w.enemy_progress * p
+                continue
+            score += w.progress * p + w.out
+            if p == HOME:
+                score += w.home
+                continue
+            square = SQUARE_OF[g >> 2][p]
+            if castles_protect and IS_CASTLE[square]:
+                score += w.castle
+            else:
+                score -= w.danger * (w.progress * p + w.out) * risk.get(square, 0.0)
+        return score
+
+    def _captures(self, events: list[Event], seat: int, state: State) -> float:
+        friends = _friends(state, seat)
+        taken = sum(len(e.pieces) for e in events if e.kind == "capture" and e.seat in friends)
+        return self.weights.capture * taken
+
+
+def _friends(state: State, seat: int) -> frozenset[int]:
+    """The seats on ``seat``'s side: itself and, playing in pairs, its partner."""
+    if state.ruleset.teams == "individual":
+        return frozenset((seat,))
+    return frozenset((seat, (seat + 2) % 4))
+
+
+@functools.lru_cache(maxsize=1024)
+def _hit_chances(ruleset: Ruleset, attackers: tuple[int, ...]) -> dict[int, float]:
+    """Square -> the chance that an attacker 2..25 steps behind lands on it next throw.
+
+    ``attackers`` is the 16 progresses with non-attacking pieces set to 0. Attackers are
+    treated as independent; only the ruleset's throw table is read, never a movement rule.
+    """
+    by_distance = _single_throw_chances(ruleset)
+    miss: dict[int, float] = {}
+    for g, p in enumerate(attackers):
+        enemy = g >> 2
+        if not 1 <= p <= LAST_SQUARE:
+            continue
+        row = SQUARE_OF[enemy]
+        for d in REACH:
+            t = p + d
+            if t > LAST_SQUARE:
+                break
+            square = row[t]
+            miss[square] = miss.get(square, 1.0) * (1.0 - by_distance.get(d, REACH_FLOOR))
+    return {square: 1.0 - m for square, m in miss.items()}
+
+
+@functools.lru_cache(maxsize=32)
+def _single_throw_chances(ruleset: Ruleset) -> dict[int, float]:
+    """Throw value -> its probability in one throw, under the ruleset's table."""
+    chances: dict[int, float] = {}
+    for k, pr in cowries.chance_outcomes(ruleset.cowries, ruleset.p_mouth_up):
+        value = ruleset.score_table[k]
+        chances[value] = chances.get(value, 0.0) + float(pr)
+    return chances
+
+
+_FACTORIES: Final[dict[str, Callable[[], Bot]]] = {"random": RandomBot, "greedy": GreedyBot}
+
+BOT_NAMES: Final = tuple(sorted(_FACTORIES))
+"""The names :func:`make_bot` accepts."""
+
+
+def make_bot(name: str) -> Bot:
+    """A new bot by name (``random`` or ``greedy``); :class:`UnknownBotError` otherwise."""
+    factory = _FACTORIES.get(name.strip().lower())
+    if factory is None:
+        raise UnknownBotError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
+    return factory()
