@@ -47,6 +47,6 @@ def throw_cowries(rng: random.Random, cowries: int, p_mouth_up: Fraction) -> tup
 
 def throw(rng: random.Random, cowries: int, p_mouth_up: Fraction) -> int:
     """Throw and return ``k``, the number of mouths up."""
-    if p_mouth_up == HALF:
+    if p_mouth_up is HALF or p_mouth_up == HALF:
         return rng.getrandbits(cowries).bit_count()
     return sum(throw_cowries(rng, cowries, p_mouth_up))

@@ -1110,6 +1110,21 @@ def apply_action(state: State, action: Action) -> tuple[State, list[Event]]:
 
 def _apply(state: State, a: Action) -> tuple[State, list[Event]]:
     r = state.ruleset
+    if (
+        a.kind is ActionKind.DECLINE
+        and state.again
+        and state.stage is Stage.ACT
+        and not state.pyadas
+        and not state.split_left
+        and r.throw_usage == "immediate"
+        and r.unusable_throw == "forfeit_throw"
+    ):
+        # A declined grace (R-DECLINE, R-GRACE-REPEAT): the seat simply throws again.
+        # This is half of all decisions in random play, so it skips the general path.
+        again = [Event("decline", state.seat), Event("again", state.seat)]
+        return state._replace(
+            stage=Stage.THROW, throw_k=-1, again=False, captured=False, memo=Memo()
+        ), again
     b = _Builder(state)
     events: list[Event] = []
     captured = False

@@ -14,13 +14,14 @@ that differ, which parses back to an equal ruleset:
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
 from pachisi.rules.board import parse_square, square_name
-from pachisi.rules.cowries import CLASSIC_6, HERKLOTS_6, HERKLOTS_7, SEEDS_7
+from pachisi.rules.cowries import CLASSIC_6, HALF, HERKLOTS_6, HERKLOTS_7, SEEDS_7
 
 
 class RulesetError(ValueError):
@@ -79,17 +80,17 @@ class Ruleset:
     finished_seat: str = "skip"
     extra_lap: bool = False
     blockade: bool = False
-    p_mouth_up: Fraction = field(default=Fraction(1, 2))
+    p_mouth_up: Fraction = HALF
 
     def __str__(self) -> str:
         return ruleset_string(self)
 
-    @property
+    @functools.cached_property
     def ludii(self) -> bool:
         """Whether Ludii's own flow applies (``track = ludii``, RULES.md E.2)."""
         return self.track == "ludii"
 
-    @property
+    @functools.cached_property
     def tracks_stack_order(self) -> bool:
         """Whether the bottom-to-top order of pieces on a square matters (C.11)."""
         return self.capture_scope == "top_one"
@@ -362,7 +363,7 @@ def parse_value(key: str, text: str) -> Any:
             raise RulesetError(f"p_mouth_up: {text!r} is not a number") from None
         if not 0 < p < 1:
             raise RulesetError(f"p_mouth_up: {text} must lie strictly between 0 and 1")
-        return p
+        return HALF if p == HALF else p
     return text
 
 
