@@ -15,6 +15,7 @@ bot name or file) end with one line on stderr and exit code 2, never a traceback
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -91,6 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)
+    except BrokenPipeError:
+        # The reader went away (e.g. `pachisi rules | head`): stop quietly, like Unix tools.
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        return 0
     except (CliError, RulesetError, NotationError, UnknownBotError, OSError) as exc:
         print(f"pachisi: error: {_one_line(exc)}", file=sys.stderr)
         return 2
