@@ -1,0 +1,159 @@
+"""Questions about a position that several parts of the engine ask (RULES.md C.5, C.6).
+
+Who moves, who is friendly, where every piece stands, and what a landing on a square does:
+legal, illegal, or a capture. Internal to :mod:`pachisi.rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pachisi.rules.board import (
+    HOME,
+    IS_CASTLE,
+    PRIVATE_SQUARES,
+    SQUARE_OF,
+)
+from pachisi.rules.ruleset import Ruleset
+from pachisi.rules.state import (
+    Stage,
+    State,
+)
+
+PRIVATE = frozenset().union(*PRIVATE_SQUARES)
+"""All 28 private squares: only one seat's pieces ever stand there (R-PRIVATE-COLUMN)."""
+
+
+def mover(state: State) -> int:
+    """The seat whose pieces the current turn moves.
+
+    That is the seat itself, or its partner when the seat has finished and
+    ``finished_seat = throw_for_partner`` (V-PARTNER-THROWS).
+    """
+    r = state.ruleset
+    s = state.seat
+    if (
+        r.finished_seat == "throw_for_partner"
+        and r.teams == "pairs"
+        and state.stage is not Stage.THROW_OFF
+        and state.seat_finished(s)
+    ):
+        return (s + 2) % 4
+    return s
+
+
+def team(r: Ruleset, seat: int) -> int:
+    return seat if r.teams == "individual" else seat & 1
+
+
+def occupancy(state: State) -> dict[int, list[int]]:
+    """Square -> pieces on it, bottom to top when the ruleset keeps the order."""
+    occ: dict[int, list[int]] = {}
+    pos = state.pos
+    pieces: Iterable[int] = state.order if state.ruleset.tracks_stack_order else range(16)
+    for g in pieces:
+        p = pos[g]
+        if 0 < p < HOME:
+            sq = SQUARE_OF[g >> 2][p]
+            lst = occ.get(sq)
+            if lst is None:
+                occ[sq] = [g]
+            else:
+                lst.append(g)
+    return occ
+
+
+def blockade_at(r: Ruleset, occ: dict[int, list[int]], sq: int) -> bool:
+    """Two or more friendly pieces on a loop square form a blockade (V-BLOCKADE)."""
+    here = occ.get(sq)
+    if not here or len(here) < 2 or sq in PRIVATE:
+        return False
+    teams: dict[int, int] = {}
+    for g in here:
+        t = team(r, g >> 2)
+        teams[t] = teams.get(t, 0) + 1
+    return max(teams.values()) >= 2
+
+
+def passes_blockade(
+    r: Ruleset, occ: dict[int, list[int]], seat: int, p: int, t: int, lap: bool
+) -> bool:
+    """Whether a single piece moving from ``p`` to ``t`` passes over a blockade."""
+    row = SQUARE_OF[seat]
+    path = [*range(p + 1, 76), *range(8, t - 68)] if lap else list(range(p + 1, min(t, HOME)))
+    return any(blockade_at(r, occ, row[q]) for q in path)
+
+
+def landing(
+    r: Ruleset,
+    occ: dict[int, list[int]],
+    seat: int,
+    n_moving: int,
+    sq: int,
+) -> tuple[int, ...] | None:
+    """Resolve a landing on ``sq``: the pieces it captures, or ``None`` if it is illegal.
+
+    R-MOVE item 4, R-CASTLE-BLOCK, R-CASTLE-SAFE, R-CAPTURE, V-STACK-RESTRICTED,
+    V-STACK-IMMUNE and V-BLOCKADE.
+    """
+    here: list[int] = occ.get(sq) or []
+    my_team = team(r, seat)
+    enemies = [g for g in here if team(r, g >> 2) != my_team]
+    friends = len(here) - len(enemies)
+    castle = IS_CASTLE[sq]
+    stacking = r.stacking
+    if stacking != "all" and friends + n_moving > 1:
+        if stacking == "none":
+            return None
+        if stacking == "castles_only":
+            if not castle:
+                return None
+        elif isinstance(stacking, frozenset) and sq not in stacking:
+            return None
+    if not enemies:
+        return ()
+    mode = r.castle_mode
+    if castle and mode == "block":
+        return None
+    blockaded = r.blockade and blockade_at(r, occ, sq) and enemy_blockade(r, enemies)
+    if blockaded and n_moving < 2:
+        return None
+    if castle and mode == "coexist":
+        return ()
+    if blockaded and castle:
+        return None
+    if r.stack_immune and n_moving == 1 and len(enemies) >= 2:
+        return None
+    if r.capture_scope == "top_one":
+        top = here[-1]
+        return (top,) if team(r, top >> 2) != my_team else ()
+    return tuple(enemies)
+
+
+def enemy_blockade(r: Ruleset, enemies: list[int]) -> bool:
+    counts: dict[int, int] = {}
+    for g in enemies:
+        t = team(r, g >> 2)
+        counts[t] = counts.get(t, 0) + 1
+    return max(counts.values()) >= 2
+
+
+def credits(state: State, seat: int) -> int:
+    r = state.ruleset
+    if r.kill_before_home == "team" and r.teams == "pairs":
+        return state.kills[seat] + state.kills[(seat + 2) % 4]
+    return state.kills[seat]
+
+
+def may_go_home(state: State, seat: int) -> bool:
+    """V-KILL-BEFORE-HOME: the final step needs a kill credit."""
+    return state.ruleset.kill_before_home == "false" or credits(state, seat) >= 1
+
+
+def ludii_capture(r: Ruleset, occ: dict[int, list[int]], seat: int, sq: int) -> tuple[int, ...]:
+    """E.2 5a: the top piece of the destination goes back if it belongs to the other team."""
+    here = occ.get(sq)
+    if not here:
+        return ()
+    top = here[-1]
+    return (top,) if team(r, top >> 2) != team(r, seat) else ()
