@@ -156,6 +156,13 @@ class Event(NamedTuple):
     ``kind`` is one of: ``throw_off``, ``begins``, ``throw``, ``void``, ``cancel``,
     ``enter``, ``move``, ``capture``, ``finish``, ``decline``, ``pyada``, ``again``,
     ``annul``, ``turn``, ``win``. Pieces are global ids (``4 * seat + index``).
+
+    ``frm``/``to`` are progresses for ``enter`` and ``move`` (84 = home); for ``capture`` and
+    ``annul``, ``to`` is the square (its id) and ``pieces`` lists the captured pieces. ``seat``
+    is the seat concerned: the thrower, the mover, the capturer, the seat whose kill credit
+    is annulled, the seat whose turn begins, or the winning team (seat under individual play).
+    ``value`` is a throw's value (the number of pyadas for a collect-mode ``pyada``) and ``k``
+    its number of cowries mouth up.
     """
 
     kind: str
