@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pachisi import cli
+from pachisi import play as play_module
 from pachisi.cli import main
 from pachisi.game import Game
 from pachisi.notation import read_position, record_from_game, write_position, write_record
@@ -399,7 +399,7 @@ def test_play_asks_before_going_on_when_nothing_moves(
 ) -> None:
     # A game can reach a position that never ends (R-NO-LIMIT); with bots passing forever
     # the person must still be asked now and then, or piped play would never stop.
-    monkeypatch.setattr(cli, "STALL_TURNS", 0)
+    monkeypatch.setattr(play_module, "STALL_TURNS", 0)
     save = str(tmp_path / "g.pgn")
     code, out, _ = play(capsys, monkeypatch, "\n\nquit\n", "--seed", "4", "--save", save)
     assert code == 0
