@@ -12,12 +12,12 @@ from pachisi.rules._position import (
     mover,
     occupancy,
     passes_blockade,
+    stacking_allows,
     team,
 )
 from pachisi.rules.actions import DECLINE, Action, ActionKind
 from pachisi.rules.board import (
     HOME,
-    IS_CASTLE,
     LAST_SQUARE,
     LUDII_ENTRY_PROGRESS,
     SQUARE_OF,
@@ -219,14 +219,9 @@ def _entry_target(
         # A consuming entry is a placement, not a landing: it never captures (R-ENTRY-SQUARE1,
         # E.2 5b); on square 1 only the stacking limit applies.
         if r.stacking != "all":
-            here = occ.get(sq) or []
             my_team = team(r, m)
-            friends = sum(1 for g in here if team(r, g >> 2) == my_team)
-            if friends and (
-                r.stacking == "none"
-                or (r.stacking == "castles_only" and not IS_CASTLE[sq])
-                or (isinstance(r.stacking, frozenset) and sq not in r.stacking)
-            ):
+            friends = sum(1 for g in occ.get(sq, ()) if team(r, g >> 2) == my_team)
+            if not stacking_allows(r, friends + 1, sq):
                 return None
         return ()
     return landing(r, occ, m, 1, sq)

@@ -84,6 +84,21 @@ def passes_blockade(
     return any(blockade_at(r, occ, row[q]) for q in path)
 
 
+def stacking_allows(r: Ruleset, friendly: int, sq: int) -> bool:
+    """Whether ``friendly`` friendly pieces may stand together on ``sq`` (V-STACK-RESTRICTED).
+
+    The limit counts own and partner's pieces on the physical square, whatever their progress.
+    """
+    stacking = r.stacking
+    if stacking == "all" or friendly <= 1:
+        return True
+    if stacking == "none":
+        return False
+    if stacking == "castles_only":
+        return IS_CASTLE[sq]
+    return isinstance(stacking, frozenset) and sq in stacking
+
+
 def landing(
     r: Ruleset,
     occ: dict[int, list[int]],
@@ -101,15 +116,8 @@ def landing(
     enemies = [g for g in here if team(r, g >> 2) != my_team]
     friends = len(here) - len(enemies)
     castle = IS_CASTLE[sq]
-    stacking = r.stacking
-    if stacking != "all" and friends + n_moving > 1:
-        if stacking == "none":
-            return None
-        if stacking == "castles_only":
-            if not castle:
-                return None
-        elif isinstance(stacking, frozenset) and sq not in stacking:
-            return None
+    if not stacking_allows(r, friends + n_moving, sq):
+        return None
     if not enemies:
         return ()
     mode = r.castle_mode
