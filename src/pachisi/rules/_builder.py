@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pachisi.rules._position import landing, ludii_capture
+from pachisi.rules._position import landing, ludii_capture, mover_of
 from pachisi.rules.board import (
     HOME,
     LAST_SQUARE,
@@ -290,14 +290,7 @@ class Builder:
         return all(p == HOME for p in self.pos[4 * self.seat : 4 * self.seat + 4])
 
     def mover(self) -> int:
-        s = self.seat
-        if (
-            self.r.finished_seat == "throw_for_partner"
-            and self.r.teams == "pairs"
-            and all(p == HOME for p in self.pos[4 * s : 4 * s + 4])
-        ):
-            return (s + 2) % 4
-        return s
+        return mover_of(self.r, self.pos, self.seat)
 
     def begin_phase(self) -> None:
         """Collect mode: a new throwing phase with fresh counts (C.10b step 2)."""

@@ -6,7 +6,7 @@ legal, illegal, or a capture. Internal to :mod:`pachisi.rules`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from pachisi.rules.board import (
     HOME,
@@ -30,16 +30,20 @@ def mover(state: State) -> int:
     That is the seat itself, or its partner when the seat has finished and
     ``finished_seat = throw_for_partner`` (V-PARTNER-THROWS).
     """
-    r = state.ruleset
-    s = state.seat
+    if state.stage is Stage.THROW_OFF:
+        return state.seat
+    return mover_of(state.ruleset, state.pos, state.seat)
+
+
+def mover_of(r: Ruleset, pos: Sequence[int], seat: int) -> int:
+    """:func:`mover` for a seat and the 16 piece progresses."""
     if (
         r.finished_seat == "throw_for_partner"
         and r.teams == "pairs"
-        and state.stage is not Stage.THROW_OFF
-        and state.seat_finished(s)
+        and all(p == HOME for p in pos[4 * seat : 4 * seat + 4])
     ):
-        return (s + 2) % 4
-    return s
+        return (seat + 2) % 4
+    return seat
 
 
 def team(r: Ruleset, seat: int) -> int:
