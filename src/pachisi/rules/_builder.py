@@ -7,9 +7,7 @@ to :mod:`pachisi.rules`; the public transitions are in :mod:`pachisi.rules.engin
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from pachisi.rules._position import landing, ludii_capture, mover_of
+from pachisi.rules._position import landing, ludii_capture, mover_of, occupancy_of
 from pachisi.rules.board import (
     HOME,
     LAST_SQUARE,
@@ -111,13 +109,7 @@ class Builder:
         )
 
     def occupancy(self) -> dict[int, list[int]]:
-        occ: dict[int, list[int]] = {}
-        pieces: Iterable[int] = self.order if self.keep_order else range(16)
-        for g in pieces:
-            p = self.pos[g]
-            if 0 < p < HOME:
-                occ.setdefault(SQUARE_OF[g >> 2][p], []).append(g)
-        return occ
+        return occupancy_of(self.pos, self.order if self.keep_order else None)
 
     def _left_square(self, g: int) -> None:
         """A piece moved: it no longer stands where it captured (V-RECAPTURE-ANNUL)."""

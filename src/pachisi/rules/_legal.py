@@ -50,10 +50,8 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     return actions
 
 
-def _finish_list(state: State, uses: list[Action], *, optional: bool = True) -> tuple[Action, ...]:
+def _finish_list(state: State, uses: list[Action]) -> tuple[Action, ...]:
     """Add DECLINE unless moves are compulsory and something else is legal (V-MOVE-COMPULSORY)."""
-    if not optional:
-        return tuple(uses)
     if uses and state.ruleset.moves_compulsory:
         return tuple(uses)
     uses.append(DECLINE)
@@ -81,7 +79,6 @@ def _act_actions(state: State) -> tuple[Action, ...]:
 
 
 def _spend_actions(state: State) -> tuple[Action, ...]:
-    r = state.ruleset
     m = mover(state)
     occ = occupancy(state)
     if state.split_left:
@@ -91,7 +88,6 @@ def _spend_actions(state: State) -> tuple[Action, ...]:
         uses.extend(_value_uses(state, occ, m, v, bonus=0))
     if state.pyadas:
         uses.extend(pyada_uses(state, occ, m))
-    del r
     return _finish_list(state, uses)
 
 

@@ -52,10 +52,13 @@ def team(r: Ruleset, seat: int) -> int:
 
 def occupancy(state: State) -> dict[int, list[int]]:
     """Square -> pieces on it, bottom to top when the ruleset keeps the order."""
+    return occupancy_of(state.pos, state.order if state.ruleset.tracks_stack_order else None)
+
+
+def occupancy_of(pos: Sequence[int], order: Iterable[int] | None) -> dict[int, list[int]]:
+    """:func:`occupancy` from the 16 progresses and, if kept, the arrival order (C.11)."""
     occ: dict[int, list[int]] = {}
-    pos = state.pos
-    pieces: Iterable[int] = state.order if state.ruleset.tracks_stack_order else range(16)
-    for g in pieces:
+    for g in order if order is not None else range(16):
         p = pos[g]
         if 0 < p < HOME:
             sq = SQUARE_OF[g >> 2][p]

@@ -432,7 +432,6 @@ def _after_throw(b: Builder, events: list[Event], captured: bool) -> None:
 
 def _after_spend(b: Builder, state: State, a: Action, events: list[Event]) -> None:
     """C.10b step 4-6 after one spent item (or a stop)."""
-    r = state.ruleset
     if a.kind is ActionKind.DECLINE:
         _end_spending(b, events)
         return
@@ -456,7 +455,6 @@ def _after_spend(b: Builder, state: State, a: Action, events: list[Event]) -> No
         return
     if not b.items and not b.pyadas:
         _end_spending(b, events)
-    del r
 
 
 def _end_spending(b: Builder, events: list[Event]) -> None:
