@@ -19,14 +19,14 @@ import time
 
 from pachisi.rules import cowries, engine
 from pachisi.rules.ruleset import NAMED, Ruleset, get_ruleset
-from pachisi.rules.state import Stage
+from pachisi.rules.state import DRAW, Stage
 
 
 def playout(ruleset: Ruleset, rng: random.Random) -> tuple[int, int, bool]:
-    """Play one random game to the end; returns (throws, actions, deadlocked).
+    """Play one random game to the end; returns (throws, actions, drawn).
 
-    Under kill-before-home a random game can reach a position no side can ever win
-    (``engine.is_deadlocked``); R-NO-LIMIT has no draw, so the playout stops there.
+    Under kill-before-home a random game can reach a position no side can win any more;
+    the engine then ends it as a draw (R-DEADLOCK).
     """
     state = engine.new_game(ruleset)
     n, p = ruleset.cowries, ruleset.p_mouth_up
@@ -36,14 +36,11 @@ def playout(ruleset: Ruleset, rng: random.Random) -> tuple[int, int, bool]:
         engine.apply_action,
         engine.legal_actions,
     )
-    can_deadlock = ruleset.kill_before_home != "false"
     while True:
         stage = state.stage
         if stage is Stage.OVER:
-            return throws, actions, False
+            return throws, actions, state.winner == DRAW
         if stage is Stage.THROW or stage is Stage.THROW_OFF:
-            if can_deadlock and engine.is_deadlocked(state):
-                return throws, actions, True
             state, _ = apply_chance(state, cowries.throw(rng, n, p))
             throws += 1
         else:
@@ -53,16 +50,16 @@ def playout(ruleset: Ruleset, rng: random.Random) -> tuple[int, int, bool]:
 
 
 def measure(ruleset: Ruleset, games: int, seed: int) -> tuple[float, int, int, int]:
-    """Time ``games`` playouts; returns (seconds, throws, actions, deadlocked games)."""
+    """Time ``games`` playouts; returns (seconds, throws, actions, drawn games)."""
     rng = random.Random(seed)
     start = time.perf_counter()
-    throws = actions = deadlocked = 0
+    throws = actions = draws = 0
     for _ in range(games):
-        t, a, dead = playout(ruleset, rng)
+        t, a, drawn = playout(ruleset, rng)
         throws += t
         actions += a
-        deadlocked += dead
-    return time.perf_counter() - start, throws, actions, deadlocked
+        draws += drawn
+    return time.perf_counter() - start, throws, actions, draws
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,16 +74,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# python {platform.python_version()}, {platform.machine()}, single core")
     print(
         f"{'ruleset':<16}{'playouts/s':>12}{'actions/s':>12}{'throws/s':>12}"
-        f"{'actions/game':>14}{'throws/game':>13}{'deadlocked':>12}"
+        f"{'actions/game':>14}{'throws/game':>13}{'draws':>8}"
     )
     for name in names:
         ruleset = get_ruleset(name)
         best = min(measure(ruleset, args.games, args.seed) for _ in range(args.repeat))
-        seconds, throws, actions, deadlocked = best
+        seconds, throws, actions, draws = best
         print(
             f"{name:<16}{args.games / seconds:>12.1f}{actions / seconds:>12.0f}"
             f"{throws / seconds:>12.0f}{actions / args.games:>14.1f}{throws / args.games:>13.1f}"
-            f"{deadlocked:>12}"
+            f"{draws:>8}"
         )
     return 0
 

@@ -48,6 +48,7 @@ from pachisi.rules.ruleset import (
 )
 from pachisi.rules.state import CHANCE, State
 from pachisi.simulate import (
+    DEFAULT_MAX_STEPS,
     DEFAULT_MAX_TURNS,
     Summary,
     simulate,
@@ -128,7 +129,14 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=DEFAULT_MAX_TURNS,
         metavar="T",
-        help=f"abandon a game after T turns, as some never end (default: {DEFAULT_MAX_TURNS})",
+        help=f"abandon a game after T turns (default: {DEFAULT_MAX_TURNS})",
+    )
+    p.add_argument(
+        "--max-steps",
+        type=int,
+        default=DEFAULT_MAX_STEPS,
+        metavar="N",
+        help=f"abandon a game after N throws and actions (default: {DEFAULT_MAX_STEPS})",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_cmd_simulate)
@@ -269,12 +277,22 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise CliError("--games cannot be negative")
     if args.max_turns < 1:
         raise CliError("--max-turns must be at least 1")
+    if args.max_steps < 1:
+        raise CliError("--max-steps must be at least 1")
     ruleset = parse_ruleset(args.ruleset)
     if args.players == 2 and ruleset.players != 2:
         ruleset = derive(ruleset, {"players": 2})
     bots: list[Bot] = [make_bot(name) for name in _bot_names(args.bots)]
     bar = _ProgressBar(sys.stderr) if sys.stderr.isatty() else None
-    summary = simulate(ruleset, args.games, args.seed, bots, progress=bar, max_turns=args.max_turns)
+    summary = simulate(
+        ruleset,
+        args.games,
+        args.seed,
+        bots,
+        progress=bar,
+        max_turns=args.max_turns,
+        max_steps=args.max_steps,
+    )
     if bar is not None:
         bar.close()
     if args.json:
@@ -315,8 +333,8 @@ def _summary_text(s: Summary) -> str:
         f"ruleset  {s.ruleset}",
         f"bots     {', '.join(s.bots)} (seats 0..3)",
         f"seed     {s.seed}",
-        f"games    {s.games} ({s.unfinished} unfinished: {s.deadlocked} deadlocked, "
-        f"{s.unfinished - s.deadlocked} stopped after {s.max_turns} turns)",
+        f"games    {s.games}",
+        f"draws    {_rate(s.draws, s.games)}  (no side could win any more, R-DEADLOCK)",
         f"time     {s.seconds:.2f} s ({s.games_per_second:.1f} games/s)",
         f"mean     {s.mean_throws:.1f} throws, {s.mean_actions:.1f} actions, "
         f"{s.mean_captures:.2f} captures per game",
@@ -329,6 +347,11 @@ def _summary_text(s: Summary) -> str:
         ]
     width = max(len(label) for label, _ in rows)
     lines += [f"  {label.ljust(width)} {_rate(wins, s.games)}" for label, wins in rows]
+    if s.unfinished:
+        lines.append(
+            f"unfinished {s.unfinished} (abandoned after {s.max_turns} turns or "
+            f"{s.max_steps} steps with no result)"
+        )
     return "\n".join(lines)
 
 

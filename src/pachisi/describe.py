@@ -84,6 +84,8 @@ def describe_played(state: State, action: Action, events: Sequence[Event]) -> st
         notes.append("annuls a kill")
     if any(e.kind == "win" for e in events):
         notes.append("wins the game")
+    elif any(e.kind == "draw" for e in events):
+        notes.append("the game is drawn: no side can win any more")
     elif any(e.kind == "again" for e in events):
         notes.append("throws again")
     return f"{text} ({'; '.join(notes)})" if notes else text
@@ -146,6 +148,11 @@ def event_line(event: Event, before: State) -> str | None:
     if kind == "win":
         result = engine.outcome(_over(before, event.seat))
         return f"Game over: {result}." if result else "Game over."
+    if kind == "draw":
+        return (
+            "Game over: a draw. Every side has a seat that needs a kill to go home and can "
+            "no longer make one (R-DEADLOCK)."
+        )
     return None
 
 

@@ -48,7 +48,7 @@ from pachisi.rules.board import (
     square_name,
 )
 from pachisi.rules.ruleset import Ruleset, RulesetError, parse_ruleset
-from pachisi.rules.state import CHANCE, CaptureRecord, Memo, Stage, State
+from pachisi.rules.state import CHANCE, DRAW, NO_WINNER, CaptureRecord, Memo, Stage, State
 
 __all__ = [
     "GameRecord",
@@ -170,8 +170,8 @@ def _optional_fields(s: State) -> Iterator[tuple[str, str]]:
     default_throwoff = _FRESH_THROWOFF if s.stage is Stage.THROW_OFF else ()
     if s.throwoff != default_throwoff:
         yield "throwoff", ",".join(_THROWOFF_TEXT.get(v, str(v)) for v in s.throwoff)
-    if s.winner != -1:
-        yield "winner", str(s.winner)
+    if s.winner != NO_WINNER:
+        yield "winner", "draw" if s.winner == DRAW else str(s.winner)
     if s.entered:
         yield "entered", ",".join(str(seat) for seat in _members(s.entered, NUM_SEATS, "entered"))
     if any(s.kills):
@@ -248,7 +248,7 @@ class _Fields:
     split: tuple[int, int, int] = (0, 0, 0)
     flags: int = 0
     throwoff: tuple[int, ...] | None = None
-    winner: int = -1
+    winner: int = NO_WINNER
     entered: int = 0
     kills: tuple[int, int, int, int] = (0, 0, 0, 0)
     laps: list[tuple[int, int]] = field(default_factory=list)
@@ -464,6 +464,9 @@ def _set_throwoff(f: _Fields, text: str, col: int) -> None:
 
 
 def _set_winner(f: _Fields, text: str, col: int) -> None:
+    if text == "draw":
+        f.winner = DRAW
+        return
     individual = f.ruleset.teams == "individual"
     f.winner = _read_int("winner", text, col, 0, NUM_SEATS - 1 if individual else 1)
 
@@ -593,10 +596,14 @@ def _check_turn_fields(f: _Fields) -> None:
         raise f.fail("run", "a triple-cancel run needs triple_cancel=group or same")
     if f.split != (0, 0, 0) and r.split_throw != "split":
         raise f.fail("split", "a split throw needs split_throw=split")
-    if stage is Stage.OVER and f.winner < 0:
-        raise NotationError("winner", "stage x (over) needs winner=<team or seat>")
-    if stage is not Stage.OVER and f.winner >= 0:
-        raise f.fail("winner", "a winner exists only in stage x")
+    if stage is Stage.OVER and f.winner == NO_WINNER:
+        raise NotationError("winner", "stage x (over) needs winner=<team, seat or draw>")
+    if stage is not Stage.OVER and f.winner != NO_WINNER:
+        raise f.fail("winner", "a result exists only in stage x")
+    if f.winner == DRAW and not r.draws_on_deadlock:
+        raise f.fail(
+            "winner", "a draw needs kill_before_home=seat or team with deadlock=draw (R-DEADLOCK)"
+        )
 
 
 def _check_throwoff(f: _Fields) -> tuple[int, ...]:
@@ -648,7 +655,9 @@ def _check_board_memory(f: _Fields) -> None:
 ROSTER: Final = ("Ruleset", "Seat0", "Seat1", "Seat2", "Seat3", "Seed", "Date", "Result")
 """The tags every record should carry, written first and in this order (``Start`` last)."""
 UNFINISHED: Final = "*"
-_RESULT: Final = re.compile(r"team[01]|seat[0-3]|\*")
+DRAWN: Final = "draw"
+"""The ``Result`` of a game that ended as a draw (R-DEADLOCK)."""
+_RESULT: Final = re.compile(r"team[01]|seat[0-3]|draw|\*")
 _TAG_KEY: Final = re.compile(r"[A-Za-z0-9_]+")
 _TAG_LINE: Final = re.compile(r'\[([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _THROW: Final = re.compile(r"t(\d{1,4})")
@@ -693,10 +702,13 @@ class RecordError(ValueError):
 
 
 def result_of(state: State) -> str:
-    """The ``Result`` text of a state: ``team0``/``team1``, ``seat0``..``seat3`` or ``*``."""
+    """The ``Result`` text of a state: ``team0``/``team1``, ``seat0``..``seat3``, ``draw``
+    or ``*``."""
     outcome = engine.outcome(state)
     if outcome is None:
         return UNFINISHED
+    if outcome.winner is None:
+        return DRAWN
     return f"{'seat' if outcome.individual else 'team'}{outcome.winner}"
 
 
@@ -953,7 +965,7 @@ def _check_result_syntax(
     """The Result tag must be a result; the result token must agree with it."""
     if "Result" in tags and not _RESULT.fullmatch(tags["Result"]):
         line, col = where["Result"]
-        message = f"Result {tags['Result']!r} is not team0, team1, seat0..3 or *"
+        message = f"Result {tags['Result']!r} is not team0, team1, seat0..3, draw or *"
         problems.append(RecordProblem(line, col, message))
     if result is not None and "Result" in tags and result.text != tags["Result"]:
         message = f"result token {result.text} differs from the Result tag {tags['Result']}"

@@ -136,12 +136,6 @@ class PlaySession:
         """Make one throw or one decision; False if the person stopped."""
         player = self.game.current_player()
         before = self.game.state
-        if engine.is_deadlocked(before):
-            self.say(
-                "No side can win any more: every side has a seat whose pieces can no longer "
-                "capture and, without a kill credit, cannot go home (V-KILL-BEFORE-HOME)."
-            )
-            return False
         if before.turn - self.still_since >= STALL_TURNS and not self._keep_going():
             return False
         if player == CHANCE:

@@ -28,6 +28,7 @@ from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import CHANCE
 
 __all__ = [
+    "DEFAULT_MAX_STEPS",
     "DEFAULT_MAX_TURNS",
     "GameStats",
     "Summary",
@@ -38,13 +39,15 @@ __all__ = [
 ]
 
 DEFAULT_MAX_TURNS: Final = 5000
-"""Turns after which a simulated game is abandoned as unfinished.
+"""Turns after which a simulated game is abandoned as unfinished."""
+DEFAULT_MAX_STEPS: Final = 50_000
+"""Steps (throws and actions) after which a simulated game is abandoned as unfinished.
 
-The rules have no turn limit (R-NO-LIMIT), and some games can never end: under
-``kill_before_home`` every side can be left with a seat whose pieces sit in their home
-column with no kill credit. Games stop as soon as :func:`engine.is_deadlocked` sees that;
-the cap is a safety net for anything it does not recognise. It is a simulation setting,
-not a rule; normal games take a few hundred turns.
+The rules have no move or turn limit (R-NO-LIMIT): a game ends with a win, or with a draw
+when no side can win any more (R-DEADLOCK). Both caps are simulation settings, not rules,
+and a safety net: the step cap holds even where turns are long, and under
+``deadlock=continue`` a game that no side can win runs into them. Random games take
+about 400 to 1,600 steps (bench/playouts.py).
 """
 
 
@@ -60,11 +63,17 @@ class GameStats:
     """Capture events (one event can send back several pieces)."""
     turns: int
     winner: int | None
-    """The winning team (seat with ``teams=individual``); None if the game was abandoned."""
+    """The winning team (seat with ``teams=individual``); None for a draw or an
+    abandoned game."""
     winning_seats: tuple[int, ...]
-    """The seats on the winning side; empty if the game was abandoned."""
-    deadlocked: bool = False
-    """Abandoned because no side could ever win (:func:`engine.is_deadlocked`)."""
+    """The seats on the winning side; empty for a draw or an abandoned game."""
+    drawn: bool = False
+    """The game ended as a draw: no side could win any more (R-DEADLOCK)."""
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game ended by the rules (a win or a draw), not by a cap."""
+        return self.drawn or self.winner is not None
 
 
 def game_rngs(seed: int, index: int) -> tuple[random.Random, random.Random]:
@@ -86,10 +95,12 @@ def play_game(
     *,
     bot_rng: random.Random | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
+    max_steps: int = DEFAULT_MAX_STEPS,
 ) -> GameStats:
     """Play one game to the end: ``rng`` throws the cowries, ``bots[seat]`` acts for a seat.
 
-    ``bot_rng`` (default: ``rng``) is what the bots use for their random choices.
+    ``bot_rng`` (default: ``rng``) is what the bots use for their random choices. The game
+    is abandoned after ``max_turns`` turns or ``max_steps`` throws and actions.
     """
     if len(bots) != 4:
         raise ValueError(f"need one bot per seat (4), got {len(bots)}")
@@ -97,14 +108,8 @@ def play_game(
     state = engine.new_game(ruleset)
     throws = actions = captures = 0
     n, p = ruleset.cowries, ruleset.p_mouth_up
-    deadlocked = False
-    while not state.is_over and state.turn <= max_turns:
+    while not state.is_over and state.turn <= max_turns and throws + actions < max_steps:
         if engine.current_player(state) == CHANCE:
-            # Checked at throws only: a deadlock can only begin with a move, and every
-            # move is followed by a throw unless the game is over.
-            if engine.is_deadlocked(state):
-                deadlocked = True
-                break
             state, events = engine.apply_chance(state, cowries.throw(rng, n, p))
             throws += 1
         else:
@@ -120,7 +125,7 @@ def play_game(
         turns=state.turn,
         winner=result.winner if result else None,
         winning_seats=result.seats if result else (),
-        deadlocked=deadlocked,
+        drawn=result is not None and result.is_draw,
     )
 
 
@@ -134,10 +139,10 @@ class Summary:
     bots: tuple[str, ...]
     """The bot name of each seat."""
     games: int
+    draws: int
+    """Games that ended as a draw because no side could win any more (R-DEADLOCK)."""
     unfinished: int
-    """Games abandoned without a winner: deadlocked, or still going after ``max_turns``."""
-    deadlocked: int
-    """Of the unfinished games, those that had reached a position no side can win from."""
+    """Games abandoned by a cap, with neither a winner nor a draw."""
     seconds: float
     throws: int
     actions: int
@@ -148,6 +153,13 @@ class Summary:
     """Wins of team 0 (seats 0+2) and team 1 (seats 1+3); None with ``teams=individual``."""
     max_turns: int = DEFAULT_MAX_TURNS
     """The turn after which a game was abandoned and counted in ``unfinished``."""
+    max_steps: int = DEFAULT_MAX_STEPS
+    """The number of steps after which a game was abandoned and counted in ``unfinished``."""
+
+    @property
+    def draw_rate(self) -> float:
+        """The share of games that ended as a draw."""
+        return self.draws / self.games if self.games else 0.0
 
     @property
     def games_per_second(self) -> float:
@@ -172,9 +184,11 @@ class Summary:
             "seed": self.seed,
             "bots": list(self.bots),
             "games": self.games,
+            "draws": self.draws,
+            "draw_rate": round(self.draw_rate, 4),
             "unfinished": self.unfinished,
-            "deadlocked": self.deadlocked,
             "max_turns": self.max_turns,
+            "max_steps": self.max_steps,
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games_per_second, 2),
             "mean_throws": round(self.mean_throws, 3),
@@ -197,23 +211,29 @@ def simulate(
     *,
     progress: Progress | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
+    max_steps: int = DEFAULT_MAX_STEPS,
 ) -> Summary:
     """Play ``games`` games with one bot per seat; game ``i`` uses :func:`game_rngs`."""
     if games < 0:
         raise ValueError("the number of games cannot be negative")
+    if max_turns < 1 or max_steps < 1:
+        raise ValueError("the turn and step caps must be at least 1")
     wins = [0, 0, 0, 0]
     teams = [0, 0]
-    throws = actions = captures = unfinished = deadlocked = 0
+    throws = actions = captures = unfinished = draws = 0
     start = time.perf_counter()
     for i in range(games):
         dice, choices = game_rngs(seed, i)
-        stats = play_game(ruleset, dice, bots, bot_rng=choices, max_turns=max_turns)
+        stats = play_game(
+            ruleset, dice, bots, bot_rng=choices, max_turns=max_turns, max_steps=max_steps
+        )
         throws += stats.throws
         actions += stats.actions
         captures += stats.captures
-        if stats.winner is None:
+        if stats.drawn:
+            draws += 1
+        elif stats.winner is None:
             unfinished += 1
-            deadlocked += stats.deadlocked
         else:
             for s in stats.winning_seats:
                 wins[s] += 1
@@ -226,8 +246,8 @@ def simulate(
         seed=seed,
         bots=tuple(b.name for b in bots),
         games=games,
+        draws=draws,
         unfinished=unfinished,
-        deadlocked=deadlocked,
         seconds=time.perf_counter() - start,
         throws=throws,
         actions=actions,
@@ -235,6 +255,7 @@ def simulate(
         wins_by_seat=(wins[0], wins[1], wins[2], wins[3]),
         wins_by_team=None if ruleset.teams == "individual" else (teams[0], teams[1]),
         max_turns=max_turns,
+        max_steps=max_steps,
     )
 
 

@@ -21,7 +21,7 @@ from pachisi.rules.state import CHANCE
 HERE = Path(__file__).resolve().parent
 SEEDS = (1, 2)
 MAX_STEPS = 6000
-"""Random games under kill-before-home can deadlock (docs/rules-notes.md); stop there."""
+"""A safety net: every game here ends well before, with a win or a draw (R-DEADLOCK)."""
 
 
 def playthrough(ruleset_text: str, seed: int) -> str:
@@ -40,9 +40,6 @@ def playthrough(ruleset_text: str, seed: int) -> str:
             lines.append(f"result {outcome}")
             break
         if engine.current_player(state) == CHANCE:
-            if engine.is_deadlocked(state):
-                lines.append("result deadlocked")
-                break
             outcomes = engine.chance_outcomes(state)
             lines.append("chance " + " ".join(f"{k}:{p}" for k, p in outcomes))
             k = cowries.throw(rng, ruleset.cowries, ruleset.p_mouth_up)

@@ -25,13 +25,13 @@ from pachisi.rules.engine import (
     apply_action,
     apply_chance,
     current_player,
-    is_deadlocked,
     legal_actions,
     new_game,
+    no_side_can_win,
     outcome,
 )
-from pachisi.rules.ruleset import NAMED, Ruleset, parse_ruleset
-from pachisi.rules.state import CHANCE, TERMINAL, Event, Stage, State
+from pachisi.rules.ruleset import NAMED, Ruleset, derive, parse_ruleset
+from pachisi.rules.state import CHANCE, TERMINAL, Event, Memo, Stage, State
 
 STEP_CAP = 60_000
 """Generous: random games here take about 700 to 2,000 steps."""
@@ -192,17 +192,25 @@ def check_state(s: State) -> None:
         o = outcome(s)
         assert o is not None
         assert o.individual == (r.teams == "individual")
+        assert current_player(s) == TERMINAL
+        if o.is_draw:
+            # R-DEADLOCK: a draw has no winner and ends a game that no side had won.
+            assert o.seats == () and not sides_home, pos
+            assert no_side_can_win(s), pos
+            return
         if r.teams == "individual":
             assert o.seats == (o.winner,)
         else:
             assert o.winner in (0, 1)
             assert set(o.seats) == {o.winner, o.winner + 2}
         assert o.winner in sides_home, f"winner {o.winner} is not home: {pos}"
-        assert current_player(s) == TERMINAL
     else:
         # R-TEAM-WIN: the game ends at once when a side is home, so a running game has none.
         assert outcome(s) is None
         assert not sides_home, f"side {sides_home} is home but the game goes on: {pos}"
+        # R-DEADLOCK: under deadlock=draw a game that no side can win has already ended.
+        if r.deadlock == "draw":
+            assert not no_side_can_win(s), f"no side can win but the game goes on: {pos}"
         # R-FINISHED-SEAT (skip): a finished seat misses its turns (ludii: E.2 item 6).
         partner_throws = r.finished_seat == "throw_for_partner" and r.teams == "pairs"
         if s.stage is not Stage.THROW_OFF and not r.ludii and not partner_throws:
@@ -321,33 +329,53 @@ def random_step(s: State, rng: random.Random) -> State:
     return results[rng.randrange(len(results))]
 
 
-AFTER_DEADLOCK = 1_000
-"""Steps played on past a reported deadlock, to check that nobody can win from there."""
+AFTER_DRAW = 1_000
+"""Steps played on past a draw (under deadlock=continue), to check that nobody wins there."""
 
 
 def play_random_game(rules: str, seed: int) -> str:
-    """Play one random game with every check; 'win' or 'deadlock' (fails at the step cap)."""
+    """Play one random game with every check; 'win' or 'draw' (fails at the step cap)."""
     r = parse_ruleset(rules)
     rng = random.Random(seed)
     s = new_game(r)
     check_state(s)
     for _ in range(STEP_CAP):
-        player = current_player(s)
-        if player == TERMINAL:
-            assert outcome(s) is not None
-            return "win"
-        if player == CHANCE and is_deadlocked(s):
-            # R-NO-LIMIT: only V-KILL-BEFORE-HOME can make a game unwinnable.
-            assert r.kill_before_home != "false", "deadlock without kill_before_home"
-            # is_deadlocked: "no side can ever win from here", so play on and see none does.
-            for _ in range(AFTER_DEADLOCK):
-                s = random_step(s, rng)
-                assert current_player(s) != TERMINAL, f"{rules} seed {seed}: won after deadlock"
-                if current_player(s) == CHANCE:
-                    assert is_deadlocked(s)
-            return "deadlock"
+        before = s
         s = random_step(s, rng)
-    pytest.fail(f"{rules} seed {seed}: no winner and no deadlock after {STEP_CAP} steps")
+        if current_player(s) != TERMINAL:
+            continue
+        result = outcome(s)
+        assert result is not None
+        if not result.is_draw:
+            return "win"
+        check_draw(before, s, rng)
+        return "draw"
+    pytest.fail(f"{rules} seed {seed}: no winner and no draw after {STEP_CAP} steps")
+
+
+def check_draw(before: State, drawn: State, rng: random.Random) -> None:
+    """R-DEADLOCK: a draw comes only from kill-before-home, only when every side is
+    blocked, and (but under castle_mode=inert, see docs/rules-notes.md) nobody can win
+    from there: replayed under deadlock=continue, the game goes on with no winner."""
+    r = drawn.ruleset
+    assert r.kill_before_home != "false" and r.deadlock == "draw"
+    assert no_side_can_win(drawn)
+    assert not no_side_can_win(before), "the draw came late: the position before was drawn"
+    going_on = derive(r, {"deadlock": "continue"})
+    s = before._replace(ruleset=going_on, memo=Memo())
+    for move in [*legal_actions(s)] or [k for k, _ in engine.chance_outcomes(s)]:
+        after, _ = engine.apply(s, move)
+        if no_side_can_win(after):
+            s = after
+            break
+    else:
+        pytest.fail("no move of the position before the draw leads to it")
+    if r.castle_mode == "inert":
+        return
+    for _ in range(AFTER_DRAW):
+        s = random_step(s, rng)
+        assert current_player(s) != TERMINAL, "a side won after R-DEADLOCK said none could"
+        assert no_side_can_win(s)
 
 
 # --------------------------------------------------------------------------- random games

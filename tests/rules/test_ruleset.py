@@ -106,6 +106,7 @@ E1_TABLE: dict[str, tuple[str, ...]] = {
     "finished_seat": ("skip", "skip", "skip", "skip", "skip", "skip"),
     "extra_lap": ("false", "false", "false", "false", "false", "false"),
     "blockade": ("false", "false", "false", "false", "false", "false"),
+    "deadlock": ("draw", "draw", "draw", "draw", "draw", "draw"),
     "p_mouth_up": ("0.5", "0.5", "0.5", "0.5", "0.5", "0.5"),  # E.1 row `P_MOUTH_UP`
 }
 
@@ -702,6 +703,7 @@ KEY_RULES: dict[str, set[str]] = {
     "finished_seat": {"R-FINISHED-SEAT", "V-PARTNER-THROWS"},
     "extra_lap": {"V-EXTRA-LAP"},
     "blockade": {"V-BLOCKADE"},
+    "deadlock": {"R-DEADLOCK"},
     "p_mouth_up": {"R-THROW-TABLE"},
 }
 

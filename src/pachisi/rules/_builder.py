@@ -14,6 +14,7 @@ from pachisi.rules.board import (
     SQUARE_OF,
 )
 from pachisi.rules.state import (
+    DRAW,
     CaptureRecord,
     Event,
     Memo,
@@ -261,6 +262,16 @@ class Builder:
         return False
 
     def _win(self, winner: int, events: list[Event]) -> bool:
+        self._game_over(winner)
+        events.append(Event("win", winner))
+        return True
+
+    def draw(self, events: list[Event]) -> None:
+        """R-DEADLOCK: end the game as a draw; pending throws, items and pyadas are dropped."""
+        self._game_over(DRAW)
+        events.append(Event("draw"))
+
+    def _game_over(self, winner: int) -> None:
         self.stage = Stage.OVER
         self.winner = winner
         # Turn fields mean nothing once the game is over: clear them so that two games
@@ -272,8 +283,6 @@ class Builder:
         self.items = []
         self.pyadas = 0
         self.split_left = self.split_value = self.split_used = 0
-        events.append(Event("win", winner))
-        return True
 
     def seat_done(self) -> bool:
         """C.9: the turn's seat has finished and its turn ends at once under ``skip``."""

@@ -18,15 +18,17 @@ from fractions import Fraction
 from pachisi.rules import cowries
 from pachisi.rules._builder import HAS_PIECE, NONE_WAITING, Builder
 from pachisi.rules._legal import entry_progress, legal_actions, pyada_uses
-from pachisi.rules._position import credits, mover, occupancy
+from pachisi.rules._position import mover, occupancy
 from pachisi.rules.actions import DECLINE, Action, ActionKind, IllegalActionError
 from pachisi.rules.board import (
     HOME,
     LUDII_ENTRY_PROGRESS,
 )
+from pachisi.rules.deadlock import every_side_blocked, seat_blocked
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import (
     CHANCE,
+    DRAW,
     TERMINAL,
     Event,
     Memo,
@@ -42,10 +44,11 @@ __all__ = [
     "apply_chance",
     "chance_outcomes",
     "current_player",
-    "is_deadlocked",
+    "is_blocked",
     "legal_actions",
     "mover",
     "new_game",
+    "no_side_can_win",
     "outcome",
     "pending_value",
     "value_of",
@@ -101,37 +104,27 @@ def outcome(state: State) -> Outcome | None:
     """The result, once the game is over (R-TEAM-WIN, V-INDIVIDUAL-WIN)."""
     if state.stage is not Stage.OVER:
         return None
-    if state.ruleset.teams == "individual":
+    individual = state.ruleset.teams == "individual"
+    if state.winner == DRAW:
+        return Outcome(None, (), individual)
+    if individual:
         return Outcome(state.winner, (state.winner,), True)
     return Outcome(state.winner, (state.winner, state.winner + 2), False)
 
 
-def is_deadlocked(state: State) -> bool:
-    """Whether no side can ever win from here, whatever is thrown and played.
+def is_blocked(state: State, seat: int) -> bool:
+    """Whether ``seat`` can never make its final step home (R-DEADLOCK "blocked"): it needs a
+    kill credit (V-KILL-BEFORE-HOME), has none, and can no longer capture to earn one."""
+    return seat_blocked(state.ruleset, state.pos, state.kills, seat)
 
-    This is analysis, not a rule: R-NO-LIMIT has no draw, so such a game simply never
-    ends. It happens under V-KILL-BEFORE-HOME when every side has a seat whose pieces are
-    all in its private home column (or home) with no kill credit and no way left to
-    capture: those pieces can never make the final step. Simulations stop here.
+
+def no_side_can_win(state: State) -> bool:
+    """Whether every side is blocked (R-DEADLOCK), whatever the ``deadlock`` switch says.
+
+    Under ``deadlock = draw`` the engine ends such a game at once, so this is true of a
+    game still going on only under ``deadlock = continue``.
     """
-    r = state.ruleset
-    if state.stage is Stage.OVER or r.kill_before_home == "false":
-        return False
-
-    def can_capture(seat: int) -> bool:
-        # A waiting piece can still enter, and a piece before p = 76 can still land on an
-        # enemy; from 76 on, every move stays in the seat's private column.
-        return any(p < 76 for p in state.seat_pieces(seat))
-
-    def stuck(seat: int) -> bool:
-        if state.seat_finished(seat) or credits(state, seat) > 0 or can_capture(seat):
-            return False
-        team_credit = r.kill_before_home == "team" and r.teams == "pairs"
-        return not (team_credit and can_capture((seat + 2) % 4))
-
-    if r.teams == "individual":
-        return all(stuck(s) for s in range(4))
-    return all(stuck(team) or stuck(team + 2) for team in (0, 1))
+    return every_side_blocked(state.ruleset, state.pos, state.kills)
 
 
 def pending_value(state: State) -> int:
@@ -165,6 +158,22 @@ def _advance_run(r: Ruleset, run: tuple[int, int], v: int) -> tuple[int, int]:
 
 def apply_chance(state: State, k: int) -> tuple[State, list[Event]]:
     """Apply a throw with ``k`` mouths up; returns the new state and its events."""
+    new, events = _throw(state, k)
+    if new.ruleset.draws_on_deadlock:
+        return _check_deadlock(new, events)
+    return new, events
+
+
+def _check_deadlock(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    """R-DEADLOCK, after every throw and every action: if no side can win, it is a draw."""
+    if state.stage is Stage.OVER or not every_side_blocked(state.ruleset, state.pos, state.kills):
+        return state, events
+    b = Builder(state)
+    b.draw(events)
+    return b.freeze(), events
+
+
+def _throw(state: State, k: int) -> tuple[State, list[Event]]:
     r = state.ruleset
     stage = state.stage
     if stage is not Stage.THROW and stage is not Stage.THROW_OFF:
@@ -299,6 +308,13 @@ def apply_action(state: State, action: Action) -> tuple[State, list[Event]]:
 
 
 def _apply(state: State, a: Action) -> tuple[State, list[Event]]:
+    new, events = _act(state, a)
+    if new.ruleset.draws_on_deadlock:
+        return _check_deadlock(new, events)
+    return new, events
+
+
+def _act(state: State, a: Action) -> tuple[State, list[Event]]:
     r = state.ruleset
     if (
         a.kind is ActionKind.DECLINE

@@ -80,6 +80,7 @@ class Ruleset:
     finished_seat: str = "skip"
     extra_lap: bool = False
     blockade: bool = False
+    deadlock: str = "draw"
     p_mouth_up: Fraction = HALF
 
     def __str__(self) -> str:
@@ -89,6 +90,15 @@ class Ruleset:
     def ludii(self) -> bool:
         """Whether Ludii's own flow applies (``track = ludii``, RULES.md E.2)."""
         return self.track == "ludii"
+
+    @functools.cached_property
+    def draws_on_deadlock(self) -> bool:
+        """Whether a game that no side can win ends as a draw (R-DEADLOCK).
+
+        Only kill-before-home can leave a seat blocked, so without it there is nothing to
+        check.
+        """
+        return self.kill_before_home != "false" and self.deadlock == "draw"
 
     @functools.cached_property
     def tracks_stack_order(self) -> bool:
@@ -179,6 +189,12 @@ SWITCHES: Final[tuple[Switch, ...]] = (
     ),
     Switch("extra_lap", "V-EXTRA-LAP", ("false", "true"), "a second lap to help the partner"),
     Switch("blockade", "V-BLOCKADE", ("false", "true"), "two friendly pieces block passing"),
+    Switch(
+        "deadlock",
+        "R-DEADLOCK",
+        ("draw", "continue"),
+        "a game no side can win any more ends as a draw",
+    ),
     Switch("p_mouth_up", "R-THROW-TABLE", (), "chance that a cowrie lands mouth up"),
 )
 SWITCH_BY_KEY: Final = {s.key: s for s in SWITCHES}

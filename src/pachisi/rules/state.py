@@ -36,6 +36,10 @@ CHANCE = -1
 """``current_player()`` while a throw is due."""
 TERMINAL = -4
 """``current_player()`` once the game is over."""
+NO_WINNER = -1
+"""``State.winner`` while the game goes on."""
+DRAW = -2
+"""``State.winner`` of a game that ended as a draw (R-DEADLOCK)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,9 +126,9 @@ class State(NamedTuple):
     throwoff: tuple[int, ...] = ()
     """Throw-off (R-ORDER): per seat the value thrown this round, -1 still to throw,
     -2 out of the throw-off."""
-    winner: int = -1
+    winner: int = NO_WINNER
     """When over: the winning team (0 = seats 0+2, 1 = seats 1+3), or seat under
-    ``teams=individual``."""
+    ``teams=individual``; :data:`DRAW` for a drawn game (R-DEADLOCK)."""
     memo: Memo | None = None
     """Where the engine memoises the legal actions (derived data; never part of the value)."""
 
@@ -155,7 +159,9 @@ class Event(NamedTuple):
 
     ``kind`` is one of: ``throw_off``, ``begins``, ``throw``, ``void``, ``cancel``,
     ``enter``, ``move``, ``capture``, ``finish``, ``decline``, ``pyada``, ``again``,
-    ``annul``, ``turn``, ``win``. Pieces are global ids (``4 * seat + index``).
+    ``annul``, ``turn``, ``win``, ``draw``. Pieces are global ids (``4 * seat + index``).
+    A ``draw`` event ends a game that no side can win any more (R-DEADLOCK); its ``seat``
+    is -1.
 
     ``frm``/``to`` are progresses for ``enter`` and ``move`` (84 = home); for ``capture`` and
     ``annul``, ``to`` is the square (its id) and ``pieces`` lists the captured pieces. ``seat``
@@ -192,13 +198,21 @@ class Event(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a finished game ended: the winning team's seats (or the winning seat)."""
+    """How a finished game ended: the winning team and its seats (or the winning seat
+    under ``teams=individual``), or a draw with no winner and no seats (R-DEADLOCK)."""
 
-    winner: int
+    winner: int | None
     seats: tuple[int, ...]
     individual: bool
 
+    @property
+    def is_draw(self) -> bool:
+        """Whether the game ended with no winner (R-DEADLOCK)."""
+        return self.winner is None
+
     def __str__(self) -> str:
+        if self.winner is None:
+            return "draw: no side can win any more"
         if self.individual:
             return f"seat {self.winner} wins"
         return f"team {self.winner} (seats {' and '.join(map(str, self.seats))}) wins"
