@@ -312,7 +312,7 @@ def test_replay_reports_every_error_with_its_place(
     path = tmp_path / "broken.pgn"
     path.write_text(text + "\n 0z+9 banana \n", encoding="utf-8")
     code, out, err = run(capsys, "replay", str(path))
-    assert code == 1
+    assert code == 2  # bad input (issue 5 item 7; it was 1, the code of an internal error)
     assert out == ""
     lines = err.strip().splitlines()
     assert lines

@@ -2,28 +2,35 @@
 
 Every subcommand is a thin layer over the library: the rules come from
 :mod:`pachisi.rules`, positions and records from :mod:`pachisi.notation`, computer players
-from :mod:`pachisi.ai`. Mistakes in what the user typed (a bad ruleset string, position,
-bot name or file) end with one line on stderr and exit code 2, never a traceback.
+from :mod:`pachisi.ai`. Every command exits with the same code for the same kind of
+failure (:data:`EXIT_CODES`), and never with a traceback: a mistake in what the user gave
+(an argument, ruleset string, position, record, bot name, file or save path) is one line
+on stderr and exit code 2.
 The words for pieces, actions and events live in :mod:`pachisi.describe`, the terminal
 game in :mod:`pachisi.play`; this module holds the argument parser and the subcommands.
 
     pachisi rules [NAME] [--json]
     pachisi moves POSITION [--json]
-    pachisi simulate --ruleset R --games N --seed S [--players 2|4] [--bots B] [--json]
+    pachisi simulate --ruleset R --games N --seed S [--players 2|4] [--bots B]
+                     [--max-turns T] [--max-steps N] [--json]
     pachisi replay FILE
-    pachisi play [--ruleset R] [--seat S] [--seed N] [--bots B] [--save FILE] [--color]
+    pachisi play [--ruleset R] [--seat S] [--seed N] [--bots B] [--save FILE]
+                 [--max-steps N] [--color]
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
+import re
 import sys
 import time
+import traceback
 from collections.abc import Callable
-from typing import Any, Final, TextIO
+from typing import Any, Final, NoReturn, TextIO
 
 from pachisi.ai.bots import BOT_NAMES, Bot, UnknownBotError, make_bot
 from pachisi.describe import DESCRIPTIONS, describe_action, situation
@@ -35,7 +42,7 @@ from pachisi.notation import (
     replay,
     write_position,
 )
-from pachisi.play import run_play
+from pachisi.play import MAX_STEPS, SavePathError, run_play
 from pachisi.rules import engine
 from pachisi.rules.board import SEAT_NAMES
 from pachisi.rules.ruleset import (
@@ -55,38 +62,140 @@ from pachisi.simulate import (
     wilson_interval,
 )
 
-__all__ = ["CliError", "main"]
+__all__ = [
+    "EXIT_CODES",
+    "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "CliError",
+    "main",
+]
+
+EXIT_OK: Final = 0
+"""Success, including a reader that closed our output early (``pachisi rules | head``)."""
+EXIT_INTERNAL: Final = 1
+"""An unexpected internal error: a bug in pachisi, reported in one line."""
+EXIT_USAGE: Final = 2
+"""Bad input of any kind: arguments, ruleset, position, record, bot, file, save path."""
+EXIT_INTERRUPTED: Final = 130
+"""Interrupted by Ctrl-C (128 + SIGINT, as shells report it)."""
+EXIT_CODES: Final = {
+    EXIT_OK: "success",
+    EXIT_INTERNAL: "internal error (a bug)",
+    EXIT_USAGE: "bad input",
+    EXIT_INTERRUPTED: "interrupted",
+}
+"""Every exit code of the ``pachisi`` command and what it means."""
+
+DEBUG_VARIABLE: Final = "PACHISI_DEBUG"
+"""Set (to anything but empty or 0) to print the traceback of an internal error."""
+
+MAX_GAMES: Final = 1_000_000
+"""The most games one ``simulate`` run plays (some hours at the measured speeds)."""
+MAX_SEED: Final = 2**64 - 1
+"""The largest seed the commands accept."""
+MAX_CAP: Final = 10**9
+"""The largest ``--max-turns`` or ``--max-steps``."""
 
 
 class CliError(Exception):
     """A problem with what the user asked for, reported as one line and exit code 2."""
 
 
+_USER_ERRORS: Final = (
+    CliError,
+    RulesetError,
+    NotationError,
+    RecordError,
+    UnknownBotError,
+    SavePathError,
+    OSError,
+)
+"""What bad input raises; anything else that escapes a command is a bug."""
+
+
 # --------------------------------------------------------------------------- entry point
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the ``pachisi`` command with ``argv`` (default: the process arguments)."""
-    parser = _parser()
+    """Run the ``pachisi`` command with ``argv`` (default: the process arguments).
+
+    Returns the exit code (:data:`EXIT_CODES`); no exception escapes.
+    """
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        # argparse has already printed its message; tests call main() and want a code.
-        return exc.code if isinstance(exc.code, int) else 2
-    run: Callable[[argparse.Namespace], int] = args.run
+        return _settle_stdout(_run(argv))
+    except KeyboardInterrupt:
+        # A second Ctrl-C while the first was being reported.
+        return EXIT_INTERRUPTED
+
+
+def _run(argv: list[str] | None) -> int:
+    with contextlib.suppress(AttributeError, ValueError):
+        # Whatever the terminal's encoding, text we print must not end the command.
+        if isinstance(sys.stdout, io.TextIOWrapper):
+            sys.stdout.reconfigure(errors="backslashreplace")
     try:
+        args = _parser().parse_args(argv)
+        run: Callable[[argparse.Namespace], int] = args.run
         return run(args)
+    except SystemExit as exc:
+        # argparse has printed its message (or the help); tests call main() for a code.
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     except BrokenPipeError:
         # The reader went away (e.g. `pachisi rules | head`): stop quietly, like Unix tools.
-        with contextlib.suppress(OSError):
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
-        return 0
-    except (CliError, RulesetError, NotationError, UnknownBotError, OSError) as exc:
-        print(f"pachisi: error: {_one_line(exc)}", file=sys.stderr)
-        return 2
+        return EXIT_OK
+    except _USER_ERRORS as exc:
+        _complain(f"pachisi: error: {_one_line(exc)}")
+        return EXIT_USAGE
     except KeyboardInterrupt:
-        print("\npachisi: interrupted", file=sys.stderr)
-        return 130
+        _complain("\npachisi: interrupted")
+        return EXIT_INTERRUPTED
+    except Exception as exc:
+        if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):
+            with contextlib.suppress(OSError, ValueError):
+                traceback.print_exc(file=sys.stderr)
+        _complain(f"pachisi: internal error: {type(exc).__name__}: {_one_line(exc)}")
+        _complain(
+            "pachisi: this is a bug; please report it with the command that caused it "
+            f"({DEBUG_VARIABLE}=1 shows the traceback)"
+        )
+        return EXIT_INTERNAL
+
+
+def _settle_stdout(code: int) -> int:
+    """Flush stdout before exit, where a closed pipe can still be answered quietly.
+
+    Python flushes stdout again at exit and would complain there about a reader that has
+    gone; pointing the descriptor at the null device lets that last flush succeed.
+    """
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _stdout_to_devnull()
+    except (OSError, ValueError) as exc:
+        _stdout_to_devnull()
+        _complain(f"pachisi: error: cannot write the output: {_one_line(exc)}")
+        return code if code != EXIT_OK else EXIT_USAGE
+    return code
+
+
+def _stdout_to_devnull() -> None:
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+
+
+def _complain(text: str) -> None:
+    """One line on stderr, which may be closed too: then there is nobody to tell."""
+    with contextlib.suppress(OSError, ValueError):
+        print(text, file=sys.stderr)
+        sys.stderr.flush()
 
 
 def _one_line(exc: BaseException) -> str:
@@ -95,8 +204,39 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
+# --------------------------------------------------------------------------- arguments
+
+_INTEGER: Final = re.compile(r"-?[0-9]+")
+"""A number as the commands take it: ASCII digits only, unlike ``int()``, which also
+takes other scripts' digits (``١``), ``_`` separators and surrounding blanks."""
+
+
+def _integer(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type for a whole number from ``lo`` to ``hi``, in ASCII digits."""
+
+    def parse(text: str) -> int:
+        shown = text if len(text) <= 24 else text[:21] + "..."
+        if not _INTEGER.fullmatch(text):
+            raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number (digits 0-9)")
+        digits = text.lstrip("-").lstrip("0") or "0"
+        # Compare lengths first: int() of thousands of digits is slow or refused.
+        if len(digits) > len(str(hi)) or not lo <= int(text) <= hi:
+            raise argparse.ArgumentTypeError(f"{shown} is not from {lo} to {hi}")
+        return int(text)
+
+    return parse
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors in one line, like every other mistake the user can make."""
+
+    def error(self, message: str) -> NoReturn:
+        _complain(f"{self.prog}: error: {message} (usage: {self.prog} --help)")
+        raise SystemExit(EXIT_USAGE)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="pachisi",
         description="Pachisi, India's cross-and-circle race game: rules, moves, simulation, play.",
     )
@@ -114,9 +254,15 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="play many games between bots and sum up")
     p.add_argument("--ruleset", default="classic", metavar="R", help="default: classic")
-    p.add_argument("--games", type=int, default=100, metavar="N", help="default: 100")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="default: 0")
-    p.add_argument("--players", type=int, choices=(2, 4), default=4, help="2: players=2")
+    p.add_argument(
+        "--games",
+        type=_integer(0, MAX_GAMES),
+        default=100,
+        metavar="N",
+        help=f"0..{MAX_GAMES} (default: 100)",
+    )
+    p.add_argument("--seed", type=_integer(0, MAX_SEED), default=0, metavar="S", help="default: 0")
+    p.add_argument("--players", type=_integer(2, 4), choices=(2, 4), default=4, help="2: players=2")
     p.add_argument(
         "--bots",
         default="random",
@@ -126,14 +272,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--max-turns",
-        type=int,
+        type=_integer(1, MAX_CAP),
         default=DEFAULT_MAX_TURNS,
         metavar="T",
         help=f"abandon a game after T turns (default: {DEFAULT_MAX_TURNS})",
     )
     p.add_argument(
         "--max-steps",
-        type=int,
+        type=_integer(1, MAX_CAP),
         default=DEFAULT_MAX_STEPS,
         metavar="N",
         help=f"abandon a game after N throws and actions (default: {DEFAULT_MAX_STEPS})",
@@ -147,8 +293,10 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a game in the terminal against bots")
     p.add_argument("--ruleset", default="classic", metavar="R", help="default: classic")
-    p.add_argument("--seat", type=int, choices=range(4), default=0, metavar="S", help="0..3")
-    p.add_argument("--seed", type=int, default=None, metavar="N", help="seed for the throws")
+    p.add_argument("--seat", type=_integer(0, 3), default=0, metavar="S", help="0..3")
+    p.add_argument(
+        "--seed", type=_integer(0, MAX_SEED), default=None, metavar="N", help="seed for the throws"
+    )
     p.add_argument(
         "--bots",
         default="greedy",
@@ -156,6 +304,13 @@ def _parser() -> argparse.ArgumentParser:
         help=f"{' or '.join(BOT_NAMES)} (default: greedy)",
     )
     p.add_argument("--save", default=None, metavar="FILE", help="where to save the record")
+    p.add_argument(
+        "--max-steps",
+        type=_integer(1, MAX_CAP),
+        default=MAX_STEPS,
+        metavar="N",
+        help=f"stop a game that has not ended after N throws and actions (default: {MAX_STEPS})",
+    )
     p.add_argument("--color", action="store_true", help="colour the board")
     p.set_defaults(run=_cmd_play)
     return parser
@@ -273,12 +428,6 @@ def _bot_names(text: str) -> list[str]:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    if args.games < 0:
-        raise CliError("--games cannot be negative")
-    if args.max_turns < 1:
-        raise CliError("--max-turns must be at least 1")
-    if args.max_steps < 1:
-        raise CliError("--max-steps must be at least 1")
     ruleset = parse_ruleset(args.ruleset)
     if args.players == 2 and ruleset.players != 2:
         ruleset = derive(ruleset, {"players": 2})
@@ -379,7 +528,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             )
         if not exc.errors:
             print(f"{args.file}: {_one_line(exc)}", file=sys.stderr)
-        return 1
+        return EXIT_USAGE
     print(write_position(game.state))
     result = game.outcome()
     print(f"Game over: {result}." if result else f"Not over. {situation(game.state)}")
@@ -391,11 +540,6 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     ruleset = parse_ruleset(args.ruleset)
-    if args.save is not None:
-        # Refuse a path that cannot be written before the game, not after it.
-        folder = os.path.dirname(os.path.abspath(args.save))
-        if not os.path.isdir(folder):
-            raise CliError(f"{args.save}: no such directory to save the game in")
     return run_play(
         ruleset,
         seat=args.seat,
@@ -405,6 +549,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         color=args.color,
         inp=sys.stdin,
         out=sys.stdout,
+        err=sys.stderr,
+        max_steps=args.max_steps,
     )
 
 

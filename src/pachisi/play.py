@@ -3,13 +3,28 @@
 :class:`PlaySession` reads commands from one stream and writes the board, the actions
 and what happens to another, so a pipe can drive it as well as a person can; at the end
 it saves the game record. :func:`run_play` is the body of the ``play`` command.
+
+A game played here is never lost: the save path is checked before the first throw
+(:func:`check_save_path`); the record is saved however the session ends (the game is
+over, the person quits, input ends or cannot be decoded, the output is closed, Ctrl-C, a
+cap is reached, even an internal error); and it is written atomically
+(:func:`save_text`), so a second Ctrl-C cannot leave a half-written file behind.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import io
+import os
 import random
-from collections.abc import Sequence
+import re
+import signal
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator, Sequence
+from types import FrameType
 from typing import Final, TextIO
 
 from pachisi.ai.bots import Bot, make_bot
@@ -22,9 +37,20 @@ from pachisi.rules.actions import DECLINE, Action, InvalidActionError
 from pachisi.rules.board import HOME, SQUARE_OF
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import CHANCE, Event, State
-from pachisi.simulate import game_rngs
+from pachisi.simulate import DEFAULT_MAX_STEPS, game_rngs
 
-__all__ = ["HELP", "STALL_TURNS", "PlaySession", "board_contents", "run_play"]
+__all__ = [
+    "HELP",
+    "MAX_STEPS",
+    "STALL_TURNS",
+    "PlaySession",
+    "SavePathError",
+    "board_contents",
+    "check_save_path",
+    "default_save_path",
+    "run_play",
+    "save_text",
+]
 
 
 def run_play(
@@ -37,22 +63,37 @@ def run_play(
     color: bool,
     inp: TextIO,
     out: TextIO,
+    err: TextIO | None = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    start: State | None = None,
 ) -> int:
     """Play one game in the terminal as seat ``seat``; the exit code of ``pachisi play``.
 
     Without a ``seed`` the throws get a fresh random one, which the game prints and saves.
+    Without ``save`` the record goes to :func:`default_save_path` in the current directory.
+    Either path is checked first: :class:`SavePathError` if the record could not be saved
+    there, before anything is played.
     """
     if seed is None:
         seed = random.SystemRandom().randrange(10**9)
+    path = save if save is not None else default_save_path(seed)
+    check_save_path(path)
+    if isinstance(inp, io.TextIOWrapper):
+        # A stray byte that is not UTF-8 must cost one unreadable line, not the game: a
+        # strict decoder raises, and the stream then drops everything it had read ahead.
+        inp.reconfigure(errors="replace")
     session = PlaySession(
         ruleset,
         human=seat,
         seed=seed,
         bot=bot,
-        save=save,
+        save=path,
         color=color,
         inp=inp,
         out=out,
+        err=err,
+        max_steps=max_steps,
+        start=start,
     )
     return session.run()
 
@@ -72,10 +113,148 @@ height of the stack; [ ] marks the squares your listed actions reach."""
 STALL_TURNS: Final = 200
 """Turns without any piece moving after which ``play`` asks whether to go on."""
 
+MAX_STEPS: Final = DEFAULT_MAX_STEPS
+"""Steps (throws and actions) after which ``play`` stops a game that has not ended.
+
+The rules set no limit (R-NO-LIMIT), and some games cannot end: under
+``deadlock=continue`` a blocked game goes on for ever, and once the person's seats have
+finished the bots play on alone without asking anything. The cap is the one
+:mod:`pachisi.simulate` uses, far above the 400 to 1,600 steps of a real game.
+"""
+
+_NUMBER: Final = re.compile(r"[0-9]+")
+"""An action number: ASCII digits only (``str.isdigit`` also takes ``²`` and ``٣``)."""
+_NUMBER_DIGITS: Final = 6
+"""More significant digits than this name no action, so they are never converted."""
+_EXCERPT: Final = 24
+"""The longest piece of the person's input quoted back in a message."""
+
+
+class SavePathError(ValueError):
+    """A path the game record could not be saved to; raised before the game starts."""
+
+
+class _OutputGone(Exception):
+    """The output stream is closed (e.g. ``pachisi play | head``): nobody sees the game."""
+
+
+def default_save_path(seed: int, day: datetime.date | None = None) -> str:
+    """Where a game is saved without ``--save``: ``pachisi-YYYYMMDD-SEED.pgn`` here."""
+    day = day if day is not None else datetime.date.today()
+    return f"pachisi-{day:%Y%m%d}-{seed}.pgn"
+
+
+def check_save_path(path: str) -> None:
+    """Refuse a path the record could not be saved to: :class:`SavePathError` naming why.
+
+    The test is the save itself in small: a temporary file is created (and removed) in
+    the target's directory, so permissions, read-only file systems and the like all count,
+    even for root, whom permission bits do not stop.
+    """
+    if not path:
+        raise SavePathError("the path to save the game to is empty")
+    target = os.path.realpath(path)
+    folder = os.path.dirname(target)
+    if os.path.isdir(target):
+        raise SavePathError(f"{path}: is a directory, not a file to save the game to")
+    if os.path.lexists(target) and not os.path.isfile(target):
+        raise SavePathError(f"{path}: is not a regular file to save the game to")
+    if not os.path.exists(folder):
+        raise SavePathError(f"{path}: no such directory to save the game in")
+    if not os.path.isdir(folder):
+        raise SavePathError(f"{path}: {folder} is not a directory")
+    if os.path.exists(target) and not os.access(target, os.W_OK):
+        raise SavePathError(f"{path}: the file is read-only")
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".pachisi-", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise SavePathError(f"{path}: cannot write in {folder}: {exc.strerror}") from None
+
+
+def save_text(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` atomically and durably.
+
+    The text goes to a temporary file in the same directory, which is flushed, synced
+    and then renamed over the target, so the target holds either its old contents or all
+    of ``text``, never a part; on any failure the temporary file is removed. Ctrl-C is
+    held back until the file is in place (in the main thread), then raised. A symbolic
+    link is followed: the file it points to is replaced, not the link.
+    """
+    target = os.path.realpath(path)
+    folder, name = os.path.split(target)
+    with _sigint_held():
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            # mkstemp makes the file private (0600); a record is an ordinary file.
+            os.chmod(tmp, _file_mode(target))
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        _sync_directory(folder)
+
+
+def _file_mode(target: str) -> int:
+    """The permission bits of the file being replaced, or the usual ones for a new file."""
+    try:
+        return os.stat(target).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _sync_directory(folder: str) -> None:
+    """Make the rename itself durable where the system allows a directory to be synced."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold back Ctrl-C while the block runs; raise ``KeyboardInterrupt`` after it if one
+    came. Only the main thread may set signal handlers, and a handler the program set
+    itself is left alone; in both cases the block simply runs unprotected."""
+    in_main = threading.current_thread() is threading.main_thread()
+    if not in_main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    caught: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        caught.append(signum)
+
+    signal.signal(signal.SIGINT, hold)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if caught:
+        raise KeyboardInterrupt
+
 
 class PlaySession:
     """A game in the terminal: one person (seat S, and its partner with ``players=2``)
-    against bots. Reads commands from ``inp`` and writes to ``out``, so a pipe can drive it.
+    against bots. Reads commands from ``inp`` and writes to ``out``, so a pipe can drive it;
+    ``err`` (default: ``sys.stderr``) hears only what must reach the person when ``out``
+    is closed or the record cannot be saved.
+
+    The game starts at ``start`` (default: the start position of ``ruleset``) and stops
+    after ``max_steps`` throws and actions if it has not ended by then.
     """
 
     def __init__(
@@ -89,25 +268,81 @@ class PlaySession:
         color: bool,
         inp: TextIO,
         out: TextIO,
+        err: TextIO | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        start: State | None = None,
     ) -> None:
-        self.game = Game(ruleset)
-        self.humans = {human, (human + 2) % 4} if ruleset.players == 2 else {human}
+        self.game = Game(ruleset, state=start)
+        r = self.game.ruleset
+        self.humans = {human, (human + 2) % 4} if r.players == 2 else {human}
         self.bots: dict[int, Bot] = {s: make_bot(bot) for s in range(4) if s not in self.humans}
         self.seed = seed
         self.throws, self.choices = game_rngs(seed, 0)
-        self.save_path = save
+        self.started = datetime.date.today()
+        self.save_path = save if save is not None else default_save_path(seed, self.started)
         self.color = color
         self.inp = inp
         self.out = out
-        self.started = datetime.date.today()
+        self.err = err
+        self.max_steps = max_steps
+        self.steps = 0
+        """Throws and actions played in this session (see :data:`MAX_STEPS`)."""
+        self.saved: str | None = None
+        """The path the record was saved to, once it is saved."""
         self.still_since = self.game.state.turn
         """The turn since which no piece has moved (see :data:`STALL_TURNS`)."""
+        self._out_gone = False
+        self._code = 0
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.out)
+        """Write a line to the person."""
+        self._write(text + "\n")
+
+    def _write(self, text: str, *, flush: bool = False) -> None:
+        """Write to ``out``; :class:`_OutputGone` once it cannot be written to."""
+        if self._out_gone:
+            raise _OutputGone
+        try:
+            self.out.write(text)
+            if flush:
+                self.out.flush()
+        except (OSError, ValueError) as exc:
+            # A text we cannot encode is our bug; a closed or broken stream (EPIPE, or
+            # ValueError for a closed file) means nobody is reading any more.
+            if isinstance(exc, UnicodeError):
+                raise
+            self._out_gone = True
+            raise _OutputGone from None
+
+    def _complain(self, text: str) -> None:
+        """Write to ``err``, which may itself be closed: then there is nobody to tell."""
+        err = self.err if self.err is not None else sys.stderr
+        with contextlib.suppress(OSError, ValueError):
+            err.write(text)
+            err.flush()
 
     def run(self) -> int:
-        """Play until the game ends, the person quits or input ends; then save the record."""
+        """Play until the game ends, the person quits or input ends; then save the record.
+
+        Returns the exit code: 0, or 130 after Ctrl-C, or 2 if the record could not be
+        saved (it is then written to ``err`` instead). The record is saved however the
+        session ends, an unexpected exception included (which is then raised again).
+        """
+        try:
+            try:
+                self._greet()
+                self._play()
+            except KeyboardInterrupt:
+                self._code = 130
+                with contextlib.suppress(_OutputGone):
+                    self.say("\nInterrupted.")
+            except _OutputGone:
+                pass
+        finally:
+            self._finish()
+        return self._code
+
+    def _greet(self) -> None:
         r = self.game.ruleset
         you = " and ".join(str(s) for s in sorted(self.humans))
         self.say(
@@ -116,19 +351,20 @@ class PlaySession:
         )
         self.say(f"Seed {self.seed} (the throws can be repeated with --seed {self.seed}).")
         self.say("Type ? for help.")
-        code = 0
-        try:
-            while not self.game.is_over():
-                if not self._step():
-                    self.say("Stopped before the end of the game.")
-                    break
-            else:
-                self._show_board()
-        except KeyboardInterrupt:
-            self.say("\nInterrupted.")
-            code = 130
-        self._save()
-        return code
+
+    def _play(self) -> None:
+        while not self.game.is_over():
+            if self.steps >= self.max_steps:
+                self.say(
+                    f"Stopped after {self.steps} throws and actions with no result; "
+                    "the game may be unable to end."
+                )
+                return
+            if not self._step():
+                self.say("Stopped before the end of the game.")
+                return
+        self._show_board()
+        self.say(situation(self.game.state))
 
     # ----------------------------------------------------------------- one step
 
@@ -139,6 +375,7 @@ class PlaySession:
         if before.turn - self.still_since >= STALL_TURNS and not self._keep_going():
             return False
         if player == CHANCE:
+            self.steps += 1
             self._report(before, self.game.throw(self.throws))
             return True
         if player in self.humans:
@@ -149,6 +386,7 @@ class PlaySession:
         else:
             action = self.bots[player].choose(before, self.choices)
             who = f"Seat {player} ({self.bots[player].name}) plays"
+        self.steps += 1
         events = self.game.push(action)
         self.say(f"{who} {action}: {describe_played(before, action, events)}")
         self._report(before, events)
@@ -163,22 +401,36 @@ class PlaySession:
         move would otherwise pass turns forever without ever asking the person anything.
         """
         self.say(f"No piece has moved for {STALL_TURNS} turns; the game may be unable to end.")
-        self.out.write("Press Enter to go on, or type quit: ")
-        self.out.flush()
-        line = self.inp.readline()
-        if not line:
-            self.say()
+        self._write("Press Enter to go on, or type quit: ", flush=True)
+        line = self._readline()
+        if line is None:
             return False
-        self._echo(line)
         if line.strip().lower() in ("quit", "q", "exit"):
             return False
         self.still_since = self.game.state.turn
         return True
 
-    def _echo(self, line: str) -> None:
-        if not self.inp.isatty():
+    def _readline(self) -> str | None:
+        """The next line of input (echoed when piped); None at the end of input.
+
+        Input that cannot be read any more (a decoding error on a stream that was not set
+        to replace bad bytes, or a failing terminal) ends the input: the game is saved.
+        """
+        try:
+            line = self.inp.readline()
+        except UnicodeDecodeError:
+            self.say()
+            self.say("The input is not UTF-8 text and cannot be read on.")
+            return None
+        except (OSError, ValueError):
+            line = ""
+        if not line:
+            self.say()
+            return None
+        if not _isatty(self.inp):
             # Piped input is not echoed by a terminal; show it so the transcript reads.
-            self.out.write(line if line.endswith("\n") else line + "\n")
+            self._write(line if line.endswith("\n") else line + "\n")
+        return line
 
     def _report(self, before: State, events: Sequence[Event]) -> None:
         for event in events:
@@ -195,13 +447,10 @@ class PlaySession:
         self._show_board(actions)
         self._list(state, actions)
         while True:
-            self.out.write(f"Your choice (1-{len(actions)}, an action, ? for help): ")
-            self.out.flush()
-            line = self.inp.readline()
-            if not line:
-                self.say()
+            self._write(f"Your choice (1-{len(actions)}, an action, ? for help): ", flush=True)
+            line = self._readline()
+            if line is None:
                 return None
-            self._echo(line)
             command = "".join(line.split())
             if not command:
                 continue
@@ -221,16 +470,18 @@ class PlaySession:
 
     def _choice(self, command: str, actions: Sequence[Action]) -> Action:
         """Read a number or an action; ``ValueError`` with a message the person can act on."""
-        if command.isdigit():
-            n = int(command)
-            if not 1 <= n <= len(actions):
-                raise ValueError(f"There is no action {n}; choose 1 to {len(actions)}.")
+        if _NUMBER.fullmatch(command):
+            digits = command.lstrip("0") or "0"
+            n = int(digits) if len(digits) <= _NUMBER_DIGITS else None
+            if n is None or not 1 <= n <= len(actions):
+                which = "with that number" if n is None else str(n)
+                raise ValueError(f"There is no action {which}; choose 1 to {len(actions)}.")
             return actions[n - 1]
         try:
             action = Action.parse(command)
         except InvalidActionError:
             raise ValueError(
-                f"{command!r} is neither a number nor an action. Type ? for help."
+                f"{_excerpt(command)!r} is neither a number nor an action. Type ? for help."
             ) from None
         if action not in actions:
             listed = ", ".join(str(a) for a in actions)
@@ -258,8 +509,8 @@ class PlaySession:
 
     # ----------------------------------------------------------------- saving
 
-    def _save(self) -> None:
-        path = self.save_path or f"pachisi-{self.started:%Y%m%d}-{self.seed}.pgn"
+    def record_text(self) -> str:
+        """The game so far as a record, with who played each seat and the seed."""
         tags = {
             "Event": "pachisi play",
             "Date": f"{self.started:%Y.%m.%d}",
@@ -267,10 +518,46 @@ class PlaySession:
         }
         for s in range(4):
             tags[f"Seat{s}"] = "human" if s in self.humans else f"{self.bots[s].name} bot"
-        record = record_from_game(self.game, tags)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(write_record(record))
-        self.say(f"Game saved to {path}")
+        return write_record(record_from_game(self.game, tags))
+
+    def _finish(self) -> None:
+        """Save the record and say where. Ctrl-C is held back until the file is in place."""
+        text: str | None = None
+        try:
+            with _sigint_held():
+                text = self.record_text()
+                save_text(self.save_path, text)
+                self.saved = self.save_path
+        except KeyboardInterrupt:
+            self._code = 130
+        except OSError as exc:
+            self._code = 2
+            reason = exc.strerror or str(exc)
+            self._complain(
+                f"pachisi: error: could not save the game to {self.save_path}: {reason}\n"
+            )
+            if text is not None:
+                self._complain("pachisi: the game record follows; keep it to replay the game\n")
+                self._complain(text)
+        if self.saved is None:
+            return
+        with contextlib.suppress(_OutputGone):
+            self.say(f"Game saved to {self.saved}")
+            # The session's last words must reach a pipe now, not at exit.
+            self._write("", flush=True)
+        if self._out_gone:
+            self._complain(f"pachisi: the output was closed; game saved to {self.saved}\n")
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def _excerpt(text: str) -> str:
+    return text if len(text) <= _EXCERPT else text[: _EXCERPT - 1] + "…"
 
 
 def board_contents(state: State) -> tuple[dict[int, list[str]], list[str], list[str]]:
