@@ -487,9 +487,9 @@ def test_v_grace_set_7_cowries_7_on_classic_switches_to_a_seven_cowrie_table() -
     validate(r)
 
 
-def test_d08_derive_cowries_7_keeps_six_up_value_35() -> None:
+def test_d08_derive_cowries_7_with_six_up_value_35() -> None:
     """D-08: with six_up_value = 35, 35 takes 30's place, however the ruleset was built."""
-    r = derive(parse_ruleset("classic+six_up_value=35"), {"cowries": 7})
+    r = derive(parse_ruleset("classic"), {"six_up_value": 35, "cowries": 7})
     assert r.six_up_value == 35
     assert r.score_table == (7, 10, 2, 3, 4, 25, 35, 14)
     assert r.entry_values == {10, 25, 35}

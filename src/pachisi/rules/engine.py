@@ -55,7 +55,6 @@ __all__ = [
 ]
 
 _SEVEN_FOURTEEN = (7, 14)
-_CLASS_H, _CLASS_7, _CLASS_14 = 1, 2, 3
 
 
 # --------------------------------------------------------------------------- set-up
@@ -134,21 +133,9 @@ def pending_value(state: State) -> int:
     return state.ruleset.score_table[state.throw_k]
 
 
-def _run_key(r: Ruleset, v: int) -> int:
-    """The triple-cancel class of a value (V-TRIPLE-CANCEL); 0 = none."""
-    if r.triple_cancel == "same":
-        return v
-    if v in r.big_values:
-        return _CLASS_H
-    if v == 7:
-        return _CLASS_7
-    if v == 14:
-        return _CLASS_14
-    return 0
-
-
 def _advance_run(r: Ruleset, run: tuple[int, int], v: int) -> tuple[int, int]:
-    key = _run_key(r, v)
+    """The triple-cancel run after a throw of value ``v`` (V-TRIPLE-CANCEL)."""
+    key = r.run_class(v)
     if key == 0:
         return (0, 0)
     if run[0] == key:

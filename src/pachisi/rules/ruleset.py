@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
+from pachisi.rules import _bounds
 from pachisi.rules.board import parse_square, square_name
 from pachisi.rules.cowries import CLASSIC_6, HALF, HERKLOTS_6, HERKLOTS_7, SEEDS_7
 
@@ -99,6 +102,23 @@ class Ruleset:
         check.
         """
         return self.kill_before_home != "false" and self.deadlock == "draw"
+
+    def run_class(self, value: int) -> int:
+        """The triple-cancel class of a throw value (V-TRIPLE-CANCEL); 0 = none.
+
+        Under ``same`` every value is its own class; under ``group`` the classes are the
+        big values (H), the 7s and the 14s, numbered 1, 2 and 3 (class numbers appear in
+        position strings as ``run=<class>x<length>``).
+        """
+        if self.triple_cancel == "same":
+            return value
+        if value in self.big_values:
+            return 1
+        if value == 7:
+            return 2
+        if value == 14:
+            return 3
+        return 0
 
     @functools.cached_property
     def tracks_stack_order(self) -> bool:
@@ -335,26 +355,47 @@ def format_value(key: str, value: Any) -> str:
     return str(value)
 
 
+MAX_THROW_VALUE: Final = 999
+"""The largest throw value a score table may hold: the text form of an action (``0a+4``)
+writes a value with at most three digits, so a larger one could not round-trip."""
+MAX_RULESET_LENGTH: Final = 2000
+"""The longest ruleset string read; canonical strings of real rulesets are far shorter
+(an explicit stacking set of all 96 squares takes about 400 characters)."""
+_EXCERPT: Final = 24
+
+_DIGITS: Final = re.compile(r"[0-9]+")
+_FRACTION: Final = re.compile(r"[0-9]{1,30}(?:/[0-9]{1,30}|\.[0-9]{0,30})?|\.[0-9]{1,30}")
+_RULESET_TEXT: Final = re.compile(r"[A-Za-z0-9_+=,/.\-]+")
+
+
+def excerpt(text: str) -> str:
+    """``text`` quoted for an error message, cut short if it is long."""
+    if len(text) <= _EXCERPT:
+        return repr(text)
+    return repr(text[:_EXCERPT]) + "..."
+
+
 def _parse_int_list(key: str, text: str) -> tuple[int, ...]:
-    if text.strip().lower() == "none":
+    if text.lower() == "none":
         return ()
-    try:
-        values = tuple(int(part) for part in text.split(","))
-    except ValueError:
-        raise RulesetError(f"{key}: {text!r} is not a comma-separated list of numbers") from None
-    if any(v < 1 for v in values):
-        raise RulesetError(f"{key}: throw values must be positive, got {text!r}")
-    return values
+    parts = text.split(",")
+    # Only ASCII digits: int() would also take other scripts' digits, "_" and spaces.
+    if not all(_DIGITS.fullmatch(part) for part in parts):
+        raise RulesetError(f"{key}: {excerpt(text)} is not a comma-separated list of numbers")
+    if any(len(part) > len(str(MAX_THROW_VALUE)) or int(part) < 1 for part in parts):
+        raise RulesetError(f"{key}: throw values must be 1..{MAX_THROW_VALUE}, got {excerpt(text)}")
+    return tuple(int(part) for part in parts)
 
 
 def parse_value(key: str, text: str) -> Any:
     """Read one switch value from text; :class:`RulesetError` names the key if it is bad."""
     switch = SWITCH_BY_KEY.get(key)
     if switch is None:
-        raise RulesetError(f"unknown switch {key!r}; known switches: {', '.join(SWITCH_BY_KEY)}")
-    text = text.strip()
+        raise RulesetError(
+            f"unknown switch {excerpt(key)}; known switches: {', '.join(SWITCH_BY_KEY)}"
+        )
     if switch.choices and text not in switch.choices:
-        raise RulesetError(f"{key}: {text!r} is not one of {', '.join(switch.choices)}")
+        raise RulesetError(f"{key}: {excerpt(text)} is not one of {', '.join(switch.choices)}")
     if key in _BOOL_KEYS:
         return text == "true"
     if key in _INT_KEYS:
@@ -373,10 +414,15 @@ def parse_value(key: str, text: str) -> Any:
         except ValueError as exc:
             raise RulesetError(f"stacking: {exc}") from None
     if key == "p_mouth_up":
+        if not _FRACTION.fullmatch(text):
+            raise RulesetError(
+                f"p_mouth_up: {excerpt(text)} is not a number like 1/2 or 0.45 "
+                "(ASCII digits, at most 30 to a part)"
+            )
         try:
             p = Fraction(text)
-        except (ValueError, ZeroDivisionError):
-            raise RulesetError(f"p_mouth_up: {text!r} is not a number") from None
+        except ZeroDivisionError:
+            raise RulesetError(f"p_mouth_up: {text} divides by zero") from None
         if not 0 < p < 1:
             raise RulesetError(f"p_mouth_up: {text} must lie strictly between 0 and 1")
         return HALF if p == HALF else p
@@ -413,7 +459,7 @@ def _apply_cowries(ruleset: Ruleset, cowries: int) -> Ruleset:
     if cowries == ruleset.cowries:
         return ruleset
     if cowries == 7:
-        seven = dataclasses.replace(
+        return dataclasses.replace(
             ruleset,
             cowries=7,
             score_table=SEEDS_7,
@@ -424,8 +470,6 @@ def _apply_cowries(ruleset: Ruleset, cowries: int) -> Ruleset:
             pyada_values=frozenset({10, 25, 30}),
             six_up_value=30,
         )
-        # D-08: a six_up_value of 35 chosen earlier applies to the new 7-cowrie table too.
-        return _apply_six_up(seven, ruleset.six_up_value)
     return dataclasses.replace(
         ruleset,
         cowries=6,
@@ -454,11 +498,46 @@ def derive(base: Ruleset, changes: dict[str, Any]) -> Ruleset:
     if "six_up_value" in changes:
         ruleset = _apply_six_up(ruleset, changes["six_up_value"])
     rest = {k: v for k, v in changes.items() if k not in _ORDER_FIRST}
+    linked = "pyada_values" not in rest and ruleset.pyada_values == ruleset.big_values
     if "big_values" in rest and "pyada_values" not in rest:
         rest["pyada_values"] = _linked_pyada_values(ruleset, rest["big_values"])
     ruleset = dataclasses.replace(ruleset, **rest)
-    validate(ruleset)
+    # The canonical string lists the switches that differ from the base: none of them may be
+    # idle either, or a ruleset built in several steps would not read back from its string.
+    given = set(changes) | set(_canonical_keys(ruleset))
+    idle = [
+        reason
+        for switch in SWITCHES
+        if switch.key in given and (reason := _without_effect(ruleset, switch.key, linked))
+    ]
+    validate(ruleset, idle)
     return ruleset
+
+
+def _without_effect(r: Ruleset, key: str, pyada_follows: bool) -> str | None:
+    """Why the switch ``key``, set explicitly, has no effect in ``r`` (None if it has one).
+
+    ``pyada_follows`` says whether ``pyada_values`` follows ``big_values`` (V-PYADA), as it
+    does unless the ruleset set it apart.
+
+    These are the cells that RULES.md E.1 marks "not applicable" (``—``): another switch
+    turns the key's rule off, so setting it means nothing and is refused. A switch whose
+    rule is on but that RULES.md says does nothing in some mode (``triple_scope`` in
+    immediate mode, ``unusable_throw`` in collect mode, ``deadlock`` without
+    kill-before-home) keeps its documented meaning and is accepted.
+    """
+    if key == "six_up_value" and r.cowries != 7:
+        return "six_up_value is the value of 6 mouths up with 7 cowries; it needs cowries=7"
+    if key == "seven_fourteen_needs_piece" and not {7, 14} & set(r.score_table):
+        return "seven_fourteen_needs_piece needs a 7 or a 14 in score_table"
+    if key == "triple_scope" and r.triple_cancel == "off":
+        return "triple_scope needs triple_cancel=group or same"
+    feeds_pyada = r.pyada and pyada_follows
+    if key == "big_values" and r.triple_cancel != "group" and not feeds_pyada:
+        return "big_values needs triple_cancel=group (or pyada=true, whose values follow it)"
+    if key in ("pyada_values", "pyada_condition", "pyada_use") and not r.pyada:
+        return f"{key} needs pyada=true"
+    return None
 
 
 def _linked_pyada_values(ruleset: Ruleset, big_values: ValueSet) -> ValueSet:
@@ -469,9 +548,12 @@ def _linked_pyada_values(ruleset: Ruleset, big_values: ValueSet) -> ValueSet:
     return ruleset.pyada_values
 
 
-def validate(r: Ruleset) -> None:
-    """Refuse a switch combination that makes no sense, naming the switches involved."""
-    problems: list[str] = []
+def validate(r: Ruleset, problems: list[str] | None = None) -> None:
+    """Refuse a switch combination that makes no sense, naming the switches involved.
+
+    ``problems`` are reasons already found (by :func:`derive`) to report with the others.
+    """
+    problems = list(problems or ())
 
     def check(bad: bool, msg: str) -> None:
         if bad:
@@ -541,8 +623,56 @@ def validate(r: Ruleset) -> None:
         r.blockade and r.castle_mode == "coexist" and r.stack_immune,
         "blockade=true with stack_immune=true and castle_mode=coexist leaves no capture rule",
     )
+    check(
+        any(not 1 <= v <= MAX_THROW_VALUE for v in r.score_table),
+        f"score_table values must be 1..{MAX_THROW_VALUE}",
+    )
+    check(
+        r.grace_must_enter and not r.entry_values,
+        "grace_must_enter=true needs entry_values (no throw can enter a piece)",
+    )
+    if not problems:
+        problems += _endless_throwing(r)
     if problems:
         raise RulesetError("invalid ruleset: " + "; ".join(problems))
+
+
+def _endless_throwing(r: Ruleset) -> list[str]:
+    """Refuse a throw-off or a series of throws that can go on forever, or is expected to
+    take more than ``MAX_EXPECTED_THROWS`` throws (R-ORDER, R-GRACE-REPEAT)."""
+    limit = _bounds.MAX_EXPECTED_THROWS
+    problems: list[str] = []
+    if r.first_player == "throw_off":
+        e = _bounds.expected_throwoff_throws(r)
+        if e is None or e > limit:
+            problems.append(
+                f"the throw-off would take {_throws(e)} (the limit is {limit}): "
+                f"score_table={format_value('score_table', r.score_table)} with "
+                f"p_mouth_up={r.p_mouth_up} gives tie after tie"
+            )
+    e = _bounds.expected_series_throws(r)
+    if e is None:
+        problems.append(
+            "a turn could go on forever: every throw gives another throw "
+            f"(reroll_values={format_value('reroll_values', r.reroll_values)}, "
+            f"score_table={format_value('score_table', r.score_table)}) and "
+            f"triple_cancel={r.triple_cancel} does not stop it"
+        )
+    elif e > limit:
+        problems.append(
+            f"a turn would take {_throws(e)} (the limit is {limit}): "
+            f"reroll_values={format_value('reroll_values', r.reroll_values)} with "
+            f"p_mouth_up={r.p_mouth_up} gives another throw too often"
+        )
+    return problems
+
+
+def _throws(expected: float | None) -> str:
+    if expected is None:
+        return "forever"
+    if expected == math.inf:
+        return "practically forever"
+    return f"{expected:,.0f} throws on average"
 
 
 def resolve_name(name: str) -> str:
@@ -551,7 +681,7 @@ def resolve_name(name: str) -> str:
     key = ALIASES.get(key, key)
     if key not in NAMED:
         known = ", ".join(list(NAMED) + sorted(ALIASES))
-        raise RulesetError(f"unknown ruleset {name!r}; known: {known}")
+        raise RulesetError(f"unknown ruleset {excerpt(name)}; known: {known}")
     return key
 
 
@@ -561,17 +691,33 @@ def get_ruleset(name: str = DEFAULT_RULESET) -> Ruleset:
 
 
 def parse_ruleset(text: str) -> Ruleset:
-    """Read a ruleset string ``NAME(+key=value)*``; errors name the offending switch."""
-    if not text or not text.strip():
+    """Read a ruleset string ``NAME(+key=value)*``; errors name the offending switch.
+
+    The string is ASCII letters, digits and ``+ = , / . _ -``, at most
+    :data:`MAX_RULESET_LENGTH` characters; spaces and tabs around it are ignored.
+    """
+    if not isinstance(text, str):
+        raise RulesetError(f"a ruleset string is text, not {type(text).__name__}")
+    if len(text) > MAX_RULESET_LENGTH:
+        raise RulesetError(
+            f"ruleset string of {len(text):,} characters (the limit is {MAX_RULESET_LENGTH:,})"
+        )
+    text = text.strip(" \t")
+    if not text:
         raise RulesetError("empty ruleset string")
-    head, *parts = text.strip().split("+")
+    if not _RULESET_TEXT.fullmatch(text):
+        bad = next(c for c in text if not _RULESET_TEXT.fullmatch(c))
+        raise RulesetError(
+            f"{excerpt(text)}: {bad!r} cannot be part of a ruleset string "
+            "(ASCII letters, digits and + = , / . _ - only)"
+        )
+    head, *parts = text.split("+")
     base = get_ruleset(head)
     changes: dict[str, Any] = {}
     for part in parts:
         key, sep, value = part.partition("=")
-        key = key.strip()
         if not sep or not key:
-            raise RulesetError(f"switch {part!r} must be written key=value")
+            raise RulesetError(f"switch {excerpt(part)} must be written key=value")
         if key in changes:
             raise RulesetError(f"switch {key!r} is given twice")
         changes[key] = parse_value(key, value)
