@@ -1,0 +1,78 @@
+"""Writing a game record: :func:`write_record`."""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from pachisi.notation._start import start_state
+from pachisi.notation.errors import RecordError, RecordProblem
+from pachisi.notation.record import ROSTER, UNFINISHED, GameRecord, move_text
+from pachisi.rules import engine
+from pachisi.rules.actions import IllegalActionError
+from pachisi.rules.state import Stage, State
+
+__all__ = ["write_record"]
+
+_TAG_KEY: Final = re.compile(r"[A-Za-z0-9_]+")
+_WIDTH: Final = 80
+
+
+def write_record(record: GameRecord) -> str:
+    """The record as text: tag lines, a blank line, and movetext wrapped at 80 columns.
+
+    Turn numbers (``12.``) are written before the first move of each turn when the moves
+    can be replayed; they are informative and :func:`read_record` skips them.
+    """
+    lines = [_tag_line(key, record.tags[key]) for key in _tag_order(record.tags)]
+    tokens = _movetext_tokens(record)
+    body: list[str] = []
+    current = ""
+    for token in tokens:
+        if current and len(current) + 1 + len(token) > _WIDTH:
+            body.append(current)
+            current = token
+        else:
+            current = f"{current} {token}" if current else token
+    body.append(current)
+    return "\n".join([*lines, "", *body]) + "\n"
+
+
+def _tag_order(tags: dict[str, str]) -> list[str]:
+    roster = [key for key in ROSTER if key in tags]
+    rest = [key for key in tags if key not in ROSTER and key != "Start"]
+    return roster + rest + (["Start"] if "Start" in tags else [])
+
+
+def _tag_line(key: str, value: str) -> str:
+    if not _TAG_KEY.fullmatch(key):
+        raise RecordError([RecordProblem(0, 0, f"tag name {key!r} must be letters, digits, _")])
+    if "\n" in value or "\r" in value:
+        raise RecordError([RecordProblem(0, 0, f"tag {key}: the value must be one line")])
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{key} "{escaped}"]'
+
+
+def _movetext_tokens(record: GameRecord) -> list[str]:
+    """The movetext in unbreakable units: moves, a turn number joined to the turn's first
+    move where the replay shows a new turn begins, and the result last."""
+    try:
+        state: State | None = start_state(record.tags)
+    except RecordError:
+        state = None
+    tokens: list[str] = []
+    numbered = 0
+    for move in record.moves:
+        text = move_text(move)
+        if state is not None and state.stage is not Stage.THROW_OFF and state.turn != numbered:
+            numbered = state.turn
+            # One unit with its first move, so that wrapping never strands a turn number.
+            text = f"{numbered}. {text}"
+        tokens.append(text)
+        if state is not None:
+            try:
+                state, _ = engine.apply(state, move)
+            except IllegalActionError:
+                state = None
+    tokens.append(record.tags.get("Result", UNFINISHED))
+    return tokens
