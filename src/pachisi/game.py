@@ -1,7 +1,10 @@
 """The :class:`Game` facade: a friendly, mutable wrapper over the pure rules engine.
 
-It keeps a stack of immutable states, so ``push``/``pop`` are O(1) and ``copy`` is cheap,
-in the manner of python-chess's ``Board``:
+It keeps the moves played and enough immutable states to take any of them back, in the
+manner of python-chess's ``Board``. ``push`` and ``pop`` are O(1) amortised, and the memory
+a long game takes is a few bytes a move: recent states are kept whole, older ones only
+every :data:`CHECKPOINT_EVERY` moves, and ``pop`` replays from the checkpoint below when it
+needs one of those.
 
 >>> import random
 >>> game = Game("classic")
@@ -19,16 +22,33 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
+from typing import Final
 
 from pachisi.rules import cowries, engine
 from pachisi.rules.actions import Action, IllegalActionError
 from pachisi.rules.ruleset import Ruleset, parse_ruleset
 from pachisi.rules.state import CHANCE, TERMINAL, Event, Outcome, State
 
-__all__ = ["CHANCE", "TERMINAL", "Game", "Move"]
+__all__ = ["CHANCE", "CHECKPOINT_EVERY", "TERMINAL", "Game", "Move"]
 
 Move = Action | int
 """What can be pushed: an :class:`Action` for a seat, or a throw ``k`` (mouths up) at chance."""
+
+CHECKPOINT_EVERY: Final = 256
+"""How many moves apart the kept states of a game's older history are. Fewer makes ``pop``
+through old history cheaper (it replays at most this many moves) and the game larger."""
+
+
+@lru_cache(maxsize=4096)
+def _shared(move: Move) -> Move:
+    """The first move seen equal to ``move``: a long game holds each distinct action once
+    (it has a few hundred), not once per time it was played."""
+    return move
+
+
+_Step = tuple[State, list[Event]]
+"""A state and the events of the move that led to it (no events for the start)."""
 
 
 class Game:
@@ -39,21 +59,26 @@ class Game:
             ruleset = parse_ruleset(ruleset)
         self.ruleset: Ruleset = state.ruleset if state is not None else ruleset
         start = state if state is not None else engine.new_game(self.ruleset)
-        self._states: list[State] = [start]
         self._moves: list[Move] = []
-        self._events: list[list[Event]] = []
+        # Keeping every state (and its events) would cost about 500 bytes a move, 250 times a
+        # record's text. So: ``_marks[i]`` is the step after move ``i * CHECKPOINT_EVERY``
+        # (the start for i = 0), and ``_recent`` holds the steps after each move since the
+        # mark at ``_base``, fewer than ``2 * CHECKPOINT_EVERY`` of them.
+        self._marks: list[_Step] = [(start, [])]
+        self._recent: list[_Step] = []
+        self._base = 0
 
     # ----------------------------------------------------------------- reading
 
     @property
     def state(self) -> State:
         """The current immutable state."""
-        return self._states[-1]
+        return self._last()[0]
 
     @property
     def start(self) -> State:
         """The state the game started from."""
-        return self._states[0]
+        return self._marks[0][0]
 
     @property
     def moves(self) -> Sequence[Move]:
@@ -63,7 +88,11 @@ class Game:
     @property
     def last_events(self) -> list[Event]:
         """The events of the last push (empty at the start)."""
-        return list(self._events[-1]) if self._events else []
+        return list(self._last()[1])
+
+    def _last(self) -> _Step:
+        # With no recent steps the game stands exactly on its last mark (``_base`` moves).
+        return self._recent[-1] if self._recent else self._marks[-1]
 
     def current_player(self) -> int:
         """The seat to act, :data:`CHANCE` when a throw is due, :data:`TERMINAL` when over."""
@@ -88,9 +117,14 @@ class Game:
     def push(self, move: Move) -> list[Event]:
         """Play a throw or an action; raises (and changes nothing) if it is not legal."""
         new, events = engine.apply(self.state, move)
-        self._states.append(new)
-        self._moves.append(move)
-        self._events.append(events)
+        self._moves.append(_shared(move))
+        self._recent.append((new, events))
+        if len(self._moves) % CHECKPOINT_EVERY == 0:
+            self._marks.append((new, events))
+        if len(self._recent) == 2 * CHECKPOINT_EVERY:
+            # Forget the older half: the newest mark below it still covers those moves.
+            del self._recent[:CHECKPOINT_EVERY]
+            self._base += CHECKPOINT_EVERY
         return events
 
     def push_text(self, text: str) -> list[Event]:
@@ -103,8 +137,18 @@ class Game:
         """Take back the last throw or action and return it."""
         if not self._moves:
             raise IndexError("pop from a game with no moves")
-        self._states.pop()
-        self._events.pop()
+        if len(self._moves) % CHECKPOINT_EVERY == 0:
+            self._marks.pop()
+        if not self._recent:
+            # The game stood on the mark just dropped: replay up to the move before from the
+            # mark below. This happens at most once every CHECKPOINT_EVERY pops.
+            self._base -= CHECKPOINT_EVERY
+            state = self._marks[-1][0]
+            for move in self._moves[self._base : -1]:
+                state, events = engine.apply(state, move)
+                self._recent.append((state, events))
+        else:
+            self._recent.pop()
         return self._moves.pop()
 
     def throw(self, rng: random.Random) -> list[Event]:
@@ -119,11 +163,13 @@ class Game:
         other = Game.__new__(Game)
         other.ruleset = self.ruleset
         if stack:
-            other._states = list(self._states)
             other._moves = list(self._moves)
-            other._events = list(self._events)
+            other._marks = list(self._marks)
+            other._recent = list(self._recent)
+            other._base = self._base
         else:
-            other._states = [self.state]
             other._moves = []
-            other._events = []
+            other._marks = [(self.state, [])]
+            other._recent = []
+            other._base = 0
         return other
