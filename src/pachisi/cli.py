@@ -175,8 +175,9 @@ def _settle_stdout(code: int) -> int:
         _stdout_to_devnull()
     except (OSError, ValueError) as exc:
         _stdout_to_devnull()
-        _complain(f"pachisi: error: cannot write the output: {_one_line(exc)}")
-        return code if code != EXIT_OK else EXIT_USAGE
+        if code == EXIT_OK:
+            _complain(f"pachisi: error: cannot write the output: {_one_line(exc)}")
+            return EXIT_USAGE
     return code
 
 
@@ -199,8 +200,10 @@ def _complain(text: str) -> None:
 
 
 def _one_line(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.filename is not None:
-        return f"{exc.filename}: {exc.strerror or exc}"
+    if isinstance(exc, OSError):
+        if exc.filename is not None:
+            return f"{exc.filename}: {exc.strerror or exc}"
+        return exc.strerror or " ".join(str(exc).split())
     return " ".join(str(exc).split())
 
 
