@@ -322,3 +322,38 @@ def test_a_switch_left_idle_by_a_later_change_is_refused_so_strings_round_trip()
     assert parse_ruleset(str(r)) == r
     with pytest.raises(RulesetError, match="big_values"):
         derive(r, {"pyada": False})
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "castle_mode=block",
+        "capture_scope=all",
+        "stacking=none",
+        "stack_immune=true",
+        "kill_before_home=seat",
+        "moves_compulsory=true",
+        "grace_must_enter=true",
+        "cowries=7",
+        "entry_values=10,25",
+        "last_square_exit=6,10,25",
+    ],
+)
+def test_r_track_ludii_refuses_switches_that_ludiis_flow_would_ignore(change: str) -> None:
+    """E.2: Ludii's flow never consults these, so setting them under track=ludii means nothing."""
+    refused(f"ludii+{change}", "track=ludii", change.split("=")[0])
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "first_player=throw_off",
+        "capture_bonus=true",
+        "unusable_throw=forfeit_turn",
+        "p_mouth_up=2/5",
+        "players=2",
+    ],
+)
+def test_r_track_ludii_accepts_the_switches_its_flow_honours(change: str) -> None:
+    r = parse_ruleset(f"ludii+{change}")
+    assert r.ludii and parse_ruleset(str(r)) == r

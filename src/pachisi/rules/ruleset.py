@@ -548,6 +548,20 @@ def _linked_pyada_values(ruleset: Ruleset, big_values: ValueSet) -> ValueSet:
     return ruleset.pyada_values
 
 
+_LUDII_FREE: Final = frozenset(
+    {
+        "track",
+        "first_player",
+        "capture_bonus",
+        "unusable_throw",
+        "p_mouth_up",
+        "players",
+        "deadlock",
+    }
+)
+"""The switches that Ludii's own flow (track=ludii) lets a ruleset change."""
+
+
 def validate(r: Ruleset, problems: list[str] | None = None) -> None:
     """Refuse a switch combination that makes no sense, naming the switches involved.
 
@@ -575,29 +589,23 @@ def validate(r: Ruleset, problems: list[str] | None = None) -> None:
         r.last_square_exit == "ludii" and not r.ludii,
         "last_square_exit=ludii needs track=ludii",
     )
-    check(r.ludii and r.last_square_exit != "ludii", "track=ludii needs last_square_exit=ludii")
     check(
         r.first_piece_free == "ludii_forced" and not r.ludii,
         "first_piece_free=ludii_forced needs track=ludii",
     )
     if r.ludii:
-        ludii_fixed = {
-            "throw_usage": "immediate",
-            "split_throw": "none",
-            "pyada": False,
-            "triple_cancel": "off",
-            "extra_lap": False,
-            "blockade": False,
-            "teams": "pairs",
-            "entry_mode": "consume",
-            "finished_seat": "skip",
-        }
-        for key, want in ludii_fixed.items():
+        # Ludii's flow (RULES.md E.2) consults only these switches; any other value would
+        # be silently ignored, so it is refused.
+        ludii = NAMED["ludii"]
+        for switch in SWITCHES:
+            key = switch.key
             got = getattr(r, key)
-            check(
-                got != want,
-                f"track=ludii reproduces Ludii's flow, which has no {key}={format_value(key, got)}",
-            )
+            if key not in _LUDII_FREE and got != getattr(ludii, key):
+                check(
+                    True,
+                    f"track=ludii reproduces Ludii's flow, which has no "
+                    f"{key}={format_value(key, got)}",
+                )
     check(
         r.recapture_annul and r.kill_before_home == "false",
         "recapture_annul=true is only meaningful with kill_before_home=seat or team",
