@@ -264,7 +264,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"0..{MAX_GAMES} (default: 100)",
     )
-    p.add_argument("--seed", type=_integer(0, MAX_SEED), default=0, metavar="S", help="default: 0")
+    p.add_argument(
+        "--seed", type=_integer(0, MAX_SEED), default=0, metavar="S", help="0..2**64-1 (default: 0)"
+    )
     p.add_argument("--players", type=_integer(2, 4), choices=(2, 4), default=4, help="2: players=2")
     p.add_argument(
         "--bots",
@@ -298,7 +300,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--ruleset", default="classic", metavar="R", help="default: classic")
     p.add_argument("--seat", type=_integer(0, 3), default=0, metavar="S", help="0..3")
     p.add_argument(
-        "--seed", type=_integer(0, MAX_SEED), default=None, metavar="N", help="seed for the throws"
+        "--seed",
+        type=_integer(0, MAX_SEED),
+        default=None,
+        metavar="N",
+        help="seed for the throws, 0..2**64-1 (default: a fresh one)",
     )
     p.add_argument(
         "--bots",
