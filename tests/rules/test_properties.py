@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pachisi.rules import cowries, engine
+from pachisi.rules import cowries, engine, invariants
 from pachisi.rules.actions import DECLINE, Action
 from pachisi.rules.board import HOME, IS_CASTLE, SQUARE_OF
 from pachisi.rules.engine import (
@@ -133,7 +133,9 @@ def credits(s: State, seat: int) -> int:
 
 
 def check_state(s: State) -> None:
-    """Invariants of a single state."""
+    """Invariants of a single state: the engine's own list (pachisi.rules.invariants), and
+    this file's independent checks of the main ones."""
+    invariants.check_state(s)
     r = s.ruleset
     pos = s.pos
     # R-OBJECT: 16 pieces, each waiting, on a square or home.

@@ -103,8 +103,7 @@ def _series(r: Ruleset, has_piece: bool) -> float | None:
             void_ends = r.seven_fourteen_needs_piece == "void"
             return None if void_ends else run
         if triples:
-            key = r.run_class(v)
-            run = (0, 0) if key == 0 else (key, run[1] + 1 if run[0] == key else 1)
+            run = r.advance_run(run, v)
             if run[1] >= 3:
                 return None
         return run if v in r.reroll_values else None

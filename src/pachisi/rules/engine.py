@@ -133,16 +133,6 @@ def pending_value(state: State) -> int:
     return state.ruleset.score_table[state.throw_k]
 
 
-def _advance_run(r: Ruleset, run: tuple[int, int], v: int) -> tuple[int, int]:
-    """The triple-cancel run after a throw of value ``v`` (V-TRIPLE-CANCEL)."""
-    key = r.run_class(v)
-    if key == 0:
-        return (0, 0)
-    if run[0] == key:
-        return (key, run[1] + 1)
-    return (key, 1)
-
-
 def apply_chance(state: State, k: int) -> tuple[State, list[Event]]:
     """Apply a throw with ``k`` mouths up; returns the new state and its events."""
     new, events = _throw(state, k)
@@ -188,7 +178,7 @@ def _throw(state: State, k: int) -> tuple[State, list[Event]]:
         return b.freeze(), events
     run = state.run
     if r.triple_cancel != "off":
-        run = _advance_run(r, run, v)
+        run = r.advance_run(run, v)
         if run[1] >= 3:
             events.append(Event("cancel", state.seat, value=v))
             b = Builder(state)
@@ -261,7 +251,7 @@ def _collect_throw(b: Builder, state: State, v: int, events: list[Event]) -> Non
         return
     b.items.append(v)
     if r.triple_cancel != "off":
-        b.run = _advance_run(r, b.run, v)
+        b.run = r.advance_run(b.run, v)
         if b.run[1] >= 3:
             events.append(Event("cancel", state.seat, value=v))
             b.items = [] if r.triple_scope == "turn" else b.items[:-3]

@@ -120,6 +120,15 @@ class Ruleset:
             return 3
         return 0
 
+    def advance_run(self, run: tuple[int, int], value: int) -> tuple[int, int]:
+        """The triple-cancel run ``(class, length)`` after a throw of ``value``
+        (V-TRIPLE-CANCEL): a throw of another class breaks it, one outside every class
+        resets it."""
+        key = self.run_class(value)
+        if key == 0:
+            return (0, 0)
+        return (key, run[1] + 1 if run[0] == key else 1)
+
     @functools.cached_property
     def tracks_stack_order(self) -> bool:
         """Whether the bottom-to-top order of pieces on a square matters (C.11)."""
