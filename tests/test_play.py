@@ -21,19 +21,14 @@ from typing import Any
 import pytest
 
 from pachisi import play as play_module
+from pachisi import savefile as savefile_module
 from pachisi.cli import main
 from pachisi.game import Game
 from pachisi.notation import read_position, read_record, replay
-from pachisi.play import (
-    MAX_STEPS,
-    PlaySession,
-    SavePathError,
-    check_save_path,
-    run_play,
-    save_text,
-)
+from pachisi.play import MAX_STEPS, PlaySession, run_play
 from pachisi.rules.ruleset import get_ruleset, parse_ruleset
 from pachisi.rules.state import State
+from pachisi.savefile import SavePathError, check_save_path, save_text
 from pachisi.simulate import DEFAULT_MAX_STEPS
 
 SRC = Path(__file__).parents[1] / "src"
@@ -189,7 +184,7 @@ def test_play_refuses_a_directory_it_cannot_write_in(
     def refused(*args: object, **kwargs: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(play_module.tempfile, "mkstemp", refused)
+    monkeypatch.setattr(savefile_module.tempfile, "mkstemp", refused)
     code, out, err = run_cli(capsys, monkeypatch, "1\n", "--save", str(tmp_path / "g.pgn"))
     one_line_error(code, out, err, "cannot write in", "Permission denied")
 
@@ -257,9 +252,9 @@ def test_an_interrupt_inside_the_save_leaves_the_old_file_whole(
         raise KeyboardInterrupt
 
     if when == "write":
-        monkeypatch.setattr(play_module.os, "fdopen", _half_then_interrupt(os.fdopen))
+        monkeypatch.setattr(savefile_module.os, "fdopen", _half_then_interrupt(os.fdopen))
     else:
-        monkeypatch.setattr(play_module.os, when, interrupt)
+        monkeypatch.setattr(savefile_module.os, when, interrupt)
     with pytest.raises(KeyboardInterrupt):
         save_text(str(path), "the new game\n" * 100)
     monkeypatch.undo()
@@ -306,7 +301,7 @@ def test_a_real_ctrl_c_during_the_save_waits_for_the_file(
         time.sleep(0.05)  # give the signal time to arrive while the save is under way
         real_fsync(fd)
 
-    monkeypatch.setattr(play_module.os, "fsync", fsync_after_ctrl_c)
+    monkeypatch.setattr(savefile_module.os, "fsync", fsync_after_ctrl_c)
     with pytest.raises(KeyboardInterrupt):
         save_text(str(path), "the new game\n" * 100)
     monkeypatch.undo()
@@ -326,7 +321,7 @@ def test_ctrl_c_during_the_session_save_still_saves(
         time.sleep(0.05)
         real_fsync(fd)
 
-    monkeypatch.setattr(play_module.os, "fsync", fsync_after_ctrl_c)
+    monkeypatch.setattr(savefile_module.os, "fsync", fsync_after_ctrl_c)
     s = session(tmp_path, "1\n1\nquit\n", seed=2)
     assert s.run() == 130
     monkeypatch.undo()
@@ -344,7 +339,7 @@ def test_a_failed_save_keeps_the_old_file_and_shows_the_record(
     def disk_full(*args: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(play_module.os, "fsync", disk_full)
+    monkeypatch.setattr(savefile_module.os, "fsync", disk_full)
     err = io.StringIO()
     s = session(tmp_path, "quit\n", err=err)
     assert s.run() == 2

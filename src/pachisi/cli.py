@@ -42,7 +42,7 @@ from pachisi.notation import (
     replay,
     write_position,
 )
-from pachisi.play import MAX_STEPS, SavePathError, run_play
+from pachisi.play import MAX_STEPS, run_play
 from pachisi.rules import engine
 from pachisi.rules.board import SEAT_NAMES
 from pachisi.rules.ruleset import (
@@ -54,6 +54,7 @@ from pachisi.rules.ruleset import (
     parse_ruleset,
 )
 from pachisi.rules.state import CHANCE, State
+from pachisi.savefile import SavePathError
 from pachisi.simulate import (
     DEFAULT_MAX_STEPS,
     DEFAULT_MAX_TURNS,

@@ -16,15 +16,10 @@ from __future__ import annotations
 import contextlib
 import datetime
 import io
-import os
 import random
 import re
-import signal
 import sys
-import tempfile
-import threading
-from collections.abc import Iterator, Sequence
-from types import FrameType
+from collections.abc import Sequence
 from typing import Final, TextIO
 
 from pachisi.ai.bots import Bot, make_bot
@@ -37,6 +32,7 @@ from pachisi.rules.actions import DECLINE, Action, InvalidActionError
 from pachisi.rules.board import HOME, SQUARE_OF
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import CHANCE, Event, State
+from pachisi.savefile import check_save_path, save_text, sigint_held
 from pachisi.simulate import DEFAULT_MAX_STEPS, game_rngs
 
 __all__ = [
@@ -44,12 +40,9 @@ __all__ = [
     "MAX_STEPS",
     "STALL_TURNS",
     "PlaySession",
-    "SavePathError",
     "board_contents",
-    "check_save_path",
     "default_save_path",
     "run_play",
-    "save_text",
 ]
 
 
@@ -130,10 +123,6 @@ _EXCERPT: Final = 24
 """The longest piece of the person's input quoted back in a message."""
 
 
-class SavePathError(ValueError):
-    """A path the game record could not be saved to; raised before the game starts."""
-
-
 class _OutputGone(Exception):
     """The output stream is closed (e.g. ``pachisi play | head``): nobody sees the game."""
 
@@ -142,109 +131,6 @@ def default_save_path(seed: int, day: datetime.date | None = None) -> str:
     """Where a game is saved without ``--save``: ``pachisi-YYYYMMDD-SEED.pgn`` here."""
     day = day if day is not None else datetime.date.today()
     return f"pachisi-{day:%Y%m%d}-{seed}.pgn"
-
-
-def check_save_path(path: str) -> None:
-    """Refuse a path the record could not be saved to: :class:`SavePathError` naming why.
-
-    The test is the save itself in small: a temporary file is created (and removed) in
-    the target's directory, so permissions, read-only file systems and the like all count,
-    even for root, whom permission bits do not stop.
-    """
-    if not path:
-        raise SavePathError("the path to save the game to is empty")
-    target = os.path.realpath(path)
-    folder = os.path.dirname(target)
-    if os.path.isdir(target):
-        raise SavePathError(f"{path}: is a directory, not a file to save the game to")
-    if os.path.lexists(target) and not os.path.isfile(target):
-        raise SavePathError(f"{path}: is not a regular file to save the game to")
-    if not os.path.exists(folder):
-        raise SavePathError(f"{path}: no such directory to save the game in")
-    if not os.path.isdir(folder):
-        raise SavePathError(f"{path}: {folder} is not a directory")
-    if os.path.exists(target) and not os.access(target, os.W_OK):
-        raise SavePathError(f"{path}: the file is read-only")
-    try:
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=".pachisi-", suffix=".tmp")
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        raise SavePathError(f"{path}: cannot write in {folder}: {exc.strerror}") from None
-
-
-def save_text(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` atomically and durably.
-
-    The text goes to a temporary file in the same directory, which is flushed, synced
-    and then renamed over the target, so the target holds either its old contents or all
-    of ``text``, never a part; on any failure the temporary file is removed. Ctrl-C is
-    held back until the file is in place (in the main thread), then raised. A symbolic
-    link is followed: the file it points to is replaced, not the link.
-    """
-    target = os.path.realpath(path)
-    folder, name = os.path.split(target)
-    with _sigint_held():
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            # mkstemp makes the file private (0600); a record is an ordinary file.
-            os.chmod(tmp, _file_mode(target))
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-        _sync_directory(folder)
-
-
-def _file_mode(target: str) -> int:
-    """The permission bits of the file being replaced, or the usual ones for a new file."""
-    try:
-        return os.stat(target).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0o022)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def _sync_directory(folder: str) -> None:
-    """Make the rename itself durable where the system allows a directory to be synced."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-@contextlib.contextmanager
-def _sigint_held() -> Iterator[None]:
-    """Hold back Ctrl-C while the block runs; raise ``KeyboardInterrupt`` after it if one
-    came. Only the main thread may set signal handlers, and a handler the program set
-    itself is left alone; in both cases the block simply runs unprotected."""
-    in_main = threading.current_thread() is threading.main_thread()
-    if not in_main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        yield
-        return
-    caught: list[int] = []
-
-    def hold(signum: int, frame: FrameType | None) -> None:
-        caught.append(signum)
-
-    signal.signal(signal.SIGINT, hold)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    if caught:
-        raise KeyboardInterrupt
 
 
 class PlaySession:
@@ -524,7 +410,7 @@ class PlaySession:
         """Save the record and say where. Ctrl-C is held back until the file is in place."""
         text: str | None = None
         try:
-            with _sigint_held():
+            with sigint_held():
                 text = self.record_text()
                 save_text(self.save_path, text)
                 self.saved = self.save_path
