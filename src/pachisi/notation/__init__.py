@@ -26,28 +26,45 @@ informative turn numbers (``12.``), ``{comments}``, and the result last.
 >>> str(replay(record).state.pos[0])
 '15'
 
+Both readers take ASCII digits as numbers and spaces, tabs (and, in records, line breaks)
+as separators, skip a byte-order mark at the start, and refuse a text over their size limit
+(:data:`MAX_POSITION_LENGTH`, :data:`MAX_RECORD_LENGTH`) before reading it.
+
 The modules: :mod:`~pachisi.notation.position` (position strings), :mod:`~.record` (the
 record object), :mod:`~.writer` and :mod:`~.reader` (its text), :mod:`~.replay` (records and
 games), :mod:`~.errors`.
 """
 
 from pachisi.notation.errors import NotationError, RecordError, RecordProblem
-from pachisi.notation.position import read_position, write_position
-from pachisi.notation.reader import read_record
+from pachisi.notation.position import MAX_POSITION_LENGTH, read_position, write_position
+from pachisi.notation.reader import (
+    MAX_PROBLEMS,
+    MAX_RECORD_LENGTH,
+    read_game,
+    read_game_file,
+    read_record,
+    read_record_file,
+)
 from pachisi.notation.record import DRAWN, ROSTER, UNFINISHED, GameRecord, result_of
 from pachisi.notation.replay import record_from_game, replay
 from pachisi.notation.writer import write_record
 
 __all__ = [
     "DRAWN",
+    "MAX_POSITION_LENGTH",
+    "MAX_PROBLEMS",
+    "MAX_RECORD_LENGTH",
     "ROSTER",
     "UNFINISHED",
     "GameRecord",
     "NotationError",
     "RecordError",
     "RecordProblem",
+    "read_game",
+    "read_game_file",
     "read_position",
     "read_record",
+    "read_record_file",
     "record_from_game",
     "replay",
     "result_of",

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from pachisi.notation._position_format import STAGE_OF, THROWOFF_TEXT
+from pachisi.notation._text import excerpt
 from pachisi.notation.errors import NotationError
 from pachisi.rules.actions import LETTERS
 from pachisi.rules.board import HOME, NUM_SEATS, PIECES_PER_SEAT, parse_square
@@ -20,11 +21,13 @@ _RUN_MAX: Final = 3
 _FLAGS_MAX: Final = 3
 _MAX_DIGITS: Final = 9
 
-_NUMBER: Final = re.compile(r"\d+")
+# Numbers are ASCII digits only: ``\d`` and ``int()`` would also take other scripts' digits.
+_NUMBER: Final = re.compile(r"[0-9]+")
 _PIECE: Final = re.compile(r"([0-3])([a-d])")
-_RECORD: Final = re.compile(r"([0-3])([a-d]+)@([a-s]\d{1,2})x([0-3]+)t(\d+)")
-_RUN: Final = re.compile(r"(\d+)x(\d+)")
-_SPLIT: Final = re.compile(r"(\d+)/(\d+)(?::([a-d]+))?")
+_RECORD: Final = re.compile(r"([0-3])([a-d]+)@([a-s][0-9]{1,2})x([0-3]+)t([0-9]+)")
+_RUN: Final = re.compile(r"([0-9]+)x([0-9]+)")
+_SPLIT: Final = re.compile(r"([0-9]+)/([0-9]+)(?::([a-d]+))?")
+_SIDE: Final = re.compile(r"([a-z])([0-9]+)")
 
 
 @dataclass
@@ -64,10 +67,10 @@ class Fields:
 
 def read_int(key: str, text: str, col: int, lo: int, hi: int | None) -> int:
     if not _NUMBER.fullmatch(text):
-        raise NotationError(key, f"expected a number, got {text!r}", col)
+        raise NotationError(key, f"expected a number, got {excerpt(text)}", col)
     if len(text) > _MAX_DIGITS:
         # Also keeps int() clear of Python's limit on very long digit strings.
-        raise NotationError(key, f"{text[:12]}... is out of range", col)
+        raise NotationError(key, f"{excerpt(text)} is out of range", col)
     value = int(text)
     if value < lo or (hi is not None and value > hi):
         bound = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
@@ -93,18 +96,18 @@ def read_pieces(text: str, col: int) -> tuple[int, ...]:
         values = _parts(group, ",", gcol)
         if len(values) != PIECES_PER_SEAT:
             raise NotationError(
-                "pieces", f"seat {seat} needs 4 progresses a,b,c,d, got {group!r}", gcol
+                "pieces", f"seat {seat} needs 4 progresses a,b,c,d, got {excerpt(group)}", gcol
             )
         pos += [read_int("pieces", v, vcol, 0, HOME) for v, vcol in values]
     return tuple(pos)
 
 
 def read_side(text: str, col: int) -> tuple[Stage, int]:
-    m = re.fullmatch(r"([a-z])(\d+)", text)
+    m = _SIDE.fullmatch(text)
     if not m or m.group(1) not in STAGE_OF:
         raise NotationError(
             "side",
-            f"expected a stage letter ({', '.join(STAGE_OF)}) and a seat 0..3, got {text!r}",
+            f"expected a stage letter ({', '.join(STAGE_OF)}) and a seat 0..3, got {excerpt(text)}",
             col,
         )
     seat = read_int("side", m.group(2), col + 1, 0, NUM_SEATS - 1)
@@ -113,7 +116,7 @@ def read_side(text: str, col: int) -> tuple[Stage, int]:
 
 def _read_bool(key: str, text: str, col: int) -> bool:
     if text not in ("true", "false"):
-        raise NotationError(key, f"expected true or false, got {text!r}", col)
+        raise NotationError(key, f"expected true or false, got {excerpt(text)}", col)
     return text == "true"
 
 
@@ -136,7 +139,7 @@ def _read_pieces_list(key: str, text: str, col: int) -> list[tuple[int, int]]:
     for part, pcol in _parts(text, ",", col):
         m = _PIECE.fullmatch(part)
         if not m:
-            raise NotationError(key, f"expected a piece like 0a or 3d, got {part!r}", pcol)
+            raise NotationError(key, f"expected a piece like 0a or 3d, got {excerpt(part)}", pcol)
         g = PIECES_PER_SEAT * int(m.group(1)) + LETTERS.index(m.group(2))
         if g in seen:
             raise NotationError(key, f"piece {part} is listed twice", pcol)
@@ -147,7 +150,7 @@ def _read_pieces_list(key: str, text: str, col: int) -> list[tuple[int, int]]:
 
 def _in_order(key: str, chars: str, what: str, col: int) -> None:
     if len(set(chars)) != len(chars) or list(chars) != sorted(chars):
-        raise NotationError(key, f"{what} must be distinct and in order, got {chars!r}", col)
+        raise NotationError(key, f"{what} must be distinct and in order, got {excerpt(chars)}", col)
 
 
 def _set_k(f: Fields, text: str, col: int) -> None:
@@ -176,7 +179,7 @@ def _set_items(f: Fields, text: str, col: int) -> None:
 def _set_run(f: Fields, text: str, col: int) -> None:
     m = _RUN.fullmatch(text)
     if not m:
-        raise NotationError("run", f"expected <class or value>x<length>, got {text!r}", col)
+        raise NotationError("run", f"expected <class or value>x<length>, got {excerpt(text)}", col)
     key = read_int("run", m.group(1), col, 1, None)
     length = read_int("run", m.group(2), col + len(m.group(1)) + 1, 1, _RUN_MAX)
     f.run = (key, length)
@@ -185,7 +188,9 @@ def _set_run(f: Fields, text: str, col: int) -> None:
 def _set_split(f: Fields, text: str, col: int) -> None:
     m = _SPLIT.fullmatch(text)
     if not m:
-        raise NotationError("split", f"expected <left>/<value>[:<letters>], got {text!r}", col)
+        raise NotationError(
+            "split", f"expected <left>/<value>[:<letters>], got {excerpt(text)}", col
+        )
     left_text, value_text, letters = m.group(1), m.group(2), m.group(3) or ""
     left = read_int("split", left_text, col, 0, None)
     value = read_int("split", value_text, col + len(left_text) + 1, 0, None)
@@ -253,7 +258,7 @@ def _set_records(f: Fields, text: str, col: int) -> None:
             raise NotationError(
                 "records",
                 "expected <seat><pieces>@<square>x<victim seats>t<turn> like 0ab@j8x13t12, "
-                f"got {part!r}",
+                f"got {excerpt(part)}",
                 pcol,
             )
         seat_text, letters, sq_text, victims_text, turn_text = m.groups()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from pachisi.notation._text import BOM, excerpt
 from pachisi.notation.errors import NotationError, RecordError, RecordProblem
 from pachisi.notation.position import read_position
 from pachisi.notation.record import move_text
@@ -52,7 +53,9 @@ def start_from(
         try:
             start = read_position(tags["Start"])
         except NotationError as exc:
-            at = col + exc.column - 1 if col and exc.column else col
+            # The column inside the value counts from after a byte-order mark, if any.
+            skipped = 1 if tags["Start"].startswith(BOM) else 0
+            at = col + skipped + exc.column - 1 if col and exc.column else col
             problems.append(RecordProblem(line, at, f"Start tag: {exc}"))
             return None
         if ruleset is not None and start.ruleset != ruleset:
@@ -61,7 +64,7 @@ def start_from(
                 RecordProblem(
                     line,
                     col,
-                    f"Ruleset tag {tags['Ruleset']!r} differs from the Start position's "
+                    f"Ruleset tag {excerpt(tags['Ruleset'])} differs from the Start position's "
                     f"ruleset {str(start.ruleset)!r}",
                 )
             )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
+from typing import Final
 
 from pachisi.notation._position_checks import build
 from pachisi.notation._position_fields import READERS, Fields, read_int, read_pieces, read_side
@@ -19,13 +20,23 @@ from pachisi.notation._position_format import (
     THROWOFF_TEXT,
     piece_name,
 )
+from pachisi.notation._text import BOM, ODD_SPACE, char_name, excerpt, short
 from pachisi.notation.errors import NotationError
 from pachisi.rules.actions import LETTERS
 from pachisi.rules.board import NUM_SEATS, PIECES_PER_SEAT, square_name
 from pachisi.rules.ruleset import Ruleset, RulesetError, parse_ruleset
 from pachisi.rules.state import DRAW, NO_WINNER, CaptureRecord, Stage, State
 
-__all__ = ["read_position", "write_position"]
+__all__ = ["MAX_POSITION_LENGTH", "read_position", "write_position"]
+
+MAX_POSITION_LENGTH: Final = 10_000
+"""The longest position string read, in characters. The longest real one is about 3,200:
+every optional field at its longest, with a 2,000-character ruleset string
+(:data:`~pachisi.rules.ruleset.MAX_RULESET_LENGTH`) and 100 collected throws."""
+
+_BLANKS: Final = " \t\r\n"
+"""What may stand around the fields: spaces and tabs, and line breaks at either end."""
+_FIELD: Final = re.compile(r"[^ \t\r\n]+")
 
 
 def write_position(state: State) -> str:
@@ -122,26 +133,38 @@ def read_position(text: str) -> State:
     """The state written as ``text`` (see :func:`write_position`), fully validated.
 
     Raises :class:`NotationError` naming the field and column of the first problem:
-    malformed text, unknown or repeated keys, numbers out of range, or fields that
-    contradict each other or the ruleset.
+    malformed text, unknown or repeated keys, numbers out of range (numbers are ASCII
+    digits), or fields that contradict each other or the ruleset. Fields are separated by
+    spaces or tabs; other blanks, such as U+2028 or U+00A0, are refused. A byte-order mark
+    at the start is skipped, and a text longer than :data:`MAX_POSITION_LENGTH` is refused
+    at once.
     """
     if not isinstance(text, str):
         raise NotationError("position", f"expected a string, got {type(text).__name__}")
-    if any(c in text.strip() for c in "\r\n"):
+    if len(text) > MAX_POSITION_LENGTH:
+        message = f"{len(text):,} characters (the limit is {MAX_POSITION_LENGTH:,})"
+        raise NotationError("position", message)
+    # Columns count from after a byte-order mark, as an editor shows them.
+    text = text.removeprefix(BOM)
+    odd = ODD_SPACE.search(text)
+    if odd:
+        message = f"{char_name(odd.group())} is not a field separator (use spaces)"
+        raise NotationError("position", message, odd.start() + 1)
+    if any(c in text.strip(_BLANKS) for c in "\r\n"):
         raise NotationError("position", "a position string is a single line")
-    tokens = [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", text)]
+    tokens = [(m.group(), m.start() + 1) for m in _FIELD.finditer(text)]
     if len(tokens) < 4:
         raise NotationError(
             "position",
             "expected at least 4 fields: pieces, side, turn, [key=value ...], ruleset; "
             f"got {len(tokens)}",
-            len(text.rstrip()) + 1,
+            len(text.rstrip(_BLANKS)) + 1,
         )
     ruleset_text, ruleset_col = tokens[-1]
     if "=" in ruleset_text.split("+")[0]:
         raise NotationError(
             "ruleset",
-            f"the last field must be the ruleset (e.g. classic), not {ruleset_text!r}",
+            f"the last field must be the ruleset (e.g. classic), not {excerpt(ruleset_text)}",
             ruleset_col,
         )
     try:
@@ -156,11 +179,13 @@ def read_position(text: str) -> State:
         key, eq, value = token.partition("=")
         if not eq:
             raise NotationError(
-                key, f"expected key=value (keys: {', '.join(KEYS)}), got {token!r}", col
+                short(key),
+                f"expected key=value (keys: {', '.join(KEYS)}), got {excerpt(token)}",
+                col,
             )
         reader = READERS.get(key)
         if reader is None:
-            raise NotationError(key, f"unknown field; known: {', '.join(KEYS)}", col)
+            raise NotationError(short(key), f"unknown field; known: {', '.join(KEYS)}", col)
         if key in f.columns:
             raise NotationError(key, "field given twice", col)
         f.columns[key] = col + len(key) + 1

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterator
 from typing import Final
 
 from pachisi.notation._start import start_state
+from pachisi.notation._tags import tag_line
 from pachisi.notation.errors import RecordError, RecordProblem
+from pachisi.notation.reader import MAX_RECORD_LENGTH
 from pachisi.notation.record import ROSTER, UNFINISHED, GameRecord, move_text
 from pachisi.rules import engine
 from pachisi.rules.actions import IllegalActionError
@@ -14,7 +16,6 @@ from pachisi.rules.state import Stage, State
 
 __all__ = ["write_record"]
 
-_TAG_KEY: Final = re.compile(r"[A-Za-z0-9_]+")
 _WIDTH: Final = 80
 
 
@@ -22,9 +23,11 @@ def write_record(record: GameRecord) -> str:
     """The record as text: tag lines, a blank line, and movetext wrapped at 80 columns.
 
     Turn numbers (``12.``) are written before the first move of each turn when the moves
-    can be replayed; they are informative and :func:`read_record` skips them.
+    can be replayed; they are informative and :func:`read_record` skips them. Raises
+    :class:`RecordError` for a tag that could not be read back, or a text longer than
+    :data:`~pachisi.notation.reader.MAX_RECORD_LENGTH`.
     """
-    lines = [_tag_line(key, record.tags[key]) for key in _tag_order(record.tags)]
+    lines = [tag_line(key, record.tags[key]) for key in _tag_order(record.tags)]
     tokens = _movetext_tokens(record)
     body: list[str] = []
     current = ""
@@ -35,7 +38,12 @@ def write_record(record: GameRecord) -> str:
         else:
             current = f"{current} {token}" if current else token
     body.append(current)
-    return "\n".join([*lines, "", *body]) + "\n"
+    text = "\n".join([*lines, "", *body]) + "\n"
+    if len(text) > MAX_RECORD_LENGTH:
+        # It could not be read back: the round trip is the format's promise.
+        message = f"a record of {len(text):,} characters (the limit is {MAX_RECORD_LENGTH:,})"
+        raise RecordError([RecordProblem(0, 0, message)])
+    return text
 
 
 def _tag_order(tags: dict[str, str]) -> list[str]:
@@ -44,23 +52,13 @@ def _tag_order(tags: dict[str, str]) -> list[str]:
     return roster + rest + (["Start"] if "Start" in tags else [])
 
 
-def _tag_line(key: str, value: str) -> str:
-    if not _TAG_KEY.fullmatch(key):
-        raise RecordError([RecordProblem(0, 0, f"tag name {key!r} must be letters, digits, _")])
-    if "\n" in value or "\r" in value:
-        raise RecordError([RecordProblem(0, 0, f"tag {key}: the value must be one line")])
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-    return f'[{key} "{escaped}"]'
-
-
-def _movetext_tokens(record: GameRecord) -> list[str]:
+def _movetext_tokens(record: GameRecord) -> Iterator[str]:
     """The movetext in unbreakable units: moves, a turn number joined to the turn's first
     move where the replay shows a new turn begins, and the result last."""
     try:
         state: State | None = start_state(record.tags)
     except RecordError:
         state = None
-    tokens: list[str] = []
     numbered = 0
     for move in record.moves:
         text = move_text(move)
@@ -68,11 +66,10 @@ def _movetext_tokens(record: GameRecord) -> list[str]:
             numbered = state.turn
             # One unit with its first move, so that wrapping never strands a turn number.
             text = f"{numbered}. {text}"
-        tokens.append(text)
+        yield text
         if state is not None:
             try:
                 state, _ = engine.apply(state, move)
             except IllegalActionError:
                 state = None
-    tokens.append(record.tags.get("Result", UNFINISHED))
-    return tokens
+    yield record.tags.get("Result", UNFINISHED)
