@@ -186,12 +186,56 @@ def test_v_recapture_annul_victims_are_enemies() -> None:
     refused(make(_annul_rules(), pos, kills=(1, 0, 0, 0), records=(rec,)), "records", "victims")
 
 
-def test_v_recapture_annul_windows_close_within_three_turns() -> None:
+def test_v_recapture_annul_a_window_stays_open_until_the_victims_turn_ends() -> None:
+    """Seat 0 captured seat 1's piece in turn 9; turns go 0, 1, 2, 3, ..."""
     pos = seats((23, 0, 0, 0), W, W, W)
-    old = CaptureRecord(0, 1, 17, 0b0010, 5)
-    refused(make(_annul_rules(), pos, kills=(1, 0, 0, 0), records=(old,)), "records", "window")
-    late = CaptureRecord(0, 1, 17, 0b0010, 10)
-    refused(make(_annul_rules(), pos, kills=(1, 0, 0, 0), records=(late,)), "records", "after")
+
+    def at(turn: int, seat: int, victims: int = 0b0010) -> State:
+        rec = CaptureRecord(0, 1, 17, victims, 9)
+        return make(_annul_rules(), pos, kills=(1, 0, 0, 0), records=(rec,), turn=turn, seat=seat)
+
+    check_state(at(9, 0))  # the capture's own turn
+    check_state(at(10, 1))  # seat 1's next turn: it may still annul
+    refused(at(11, 2), "records", "had its turn")  # seat 1's turn is over
+    # Seats 1 and 3 both victims: seat 1's window closes after turn 10, seat 3's after 12.
+    check_state(at(10, 1, victims=0b1010))
+    refused(at(11, 2, victims=0b1010), "records")  # seat 1 would have been dropped
+    check_state(at(11, 2, victims=0b1000))
+    check_state(at(12, 3, victims=0b1000))
+    refused(at(13, 0, victims=0b1000), "records", "had its turn")
+    refused(at(10, 3, victims=0b1000), "records")  # seat 3 cannot play one turn after 0
+    refused(at(9, 2), "records")  # in the capture's turn the capturer is to play
+    refused(at(10, 1)._replace(records=(CaptureRecord(0, 1, 17, 0b0010, 11),)), "records", "after")
+
+
+def test_v_recapture_annul_throw_for_partner_the_turn_was_the_partners() -> None:
+    """Under throw_for_partner a finished seat's turn moves its partner's pieces, so the
+    capture's turn may be the capturer's partner's."""
+    rules = _annul_rules() + "+finished_seat=throw_for_partner"
+    pos = seats(H, W, (23, 0, 0, 0), W)
+    rec = CaptureRecord(2, 1 << 8, _square_of(2, 23), 0b0010, 9)
+    check_state(make(rules, pos, kills=(0, 0, 1, 0), records=(rec,), turn=9, seat=0))
+    check_state(make(rules, pos, kills=(0, 0, 1, 0), records=(rec,), turn=10, seat=1))
+
+
+def _square_of(seat: int, p: int) -> int:
+    from pachisi.rules.board import square_of
+
+    return square_of(seat, p)
+
+
+def test_r_order_no_result_during_the_throw_off() -> None:
+    state = make(
+        "classic",
+        [0] * 16,
+        Stage.THROW_OFF,
+        seat=1,
+        turn=1,
+        entered=0,
+        throwoff=(4, -1, -2, -2),
+        winner=1,
+    )
+    refused(state, "winner")
 
 
 def test_v_kill_before_home_scenario_positions_with_pieces_home_and_no_credit_are_accepted() -> (

@@ -59,15 +59,12 @@ from pachisi.rules.board import (
 )
 from pachisi.rules.deadlock import every_side_blocked
 from pachisi.rules.ruleset import Ruleset
-from pachisi.rules.state import DRAW, NO_WINNER, Stage, State
+from pachisi.rules.state import DRAW, NO_WINNER, CaptureRecord, Stage, State
 
 __all__ = ["InvalidStateError", "check_state"]
 
 _PLAYING = (Stage.THROW, Stage.ACT, Stage.PYADA, Stage.SPEND)
 _PRIVATE = frozenset().union(*PRIVATE_SQUARES)
-_RECORD_WINDOW = 3
-"""Turns a capture record can outlive its own: every victim's next turn comes within the
-next three turns, and its window closes when that turn ends (V-RECAPTURE-ANNUL)."""
 
 
 class InvalidStateError(ValueError):
@@ -236,11 +233,12 @@ def _check_records(s: State) -> None:
                 raise _fail("records", f"piece {_name(g)} is not on {square_name(rec.square)}", i)
         if rec.turn > s.turn:
             raise _fail("records", f"turn {rec.turn} is after the current turn", i)
-        if rec.turn < s.turn - _RECORD_WINDOW:
+        if not _window_open(s, rec):
             raise _fail(
                 "records",
-                f"the capture of turn {rec.turn} can no longer be annulled in turn {s.turn}: "
-                "every victim's window has closed (V-RECAPTURE-ANNUL)",
+                f"the capture of turn {rec.turn} can no longer be annulled in turn {s.turn} "
+                f"with seat {s.seat} to play: every victim has had its turn since "
+                "(V-RECAPTURE-ANNUL)",
                 i,
             )
         per_seat[a] += 1
@@ -251,6 +249,40 @@ def _check_records(s: State) -> None:
                 f"seat {seat} has {count} capture records but only {s.kills[seat]} kill "
                 "credits; each record stands for a credit",
             )
+
+
+def _window_open(s: State, rec: CaptureRecord) -> bool:
+    """Whether some victim of ``rec`` can still annul it (V-RECAPTURE-ANNUL).
+
+    Turns pass seat by seat, so the seats to play since the capture follow the seat whose
+    turn it was (the capturer, or its finished partner under ``throw_for_partner``): the
+    current seat is at most three turns on, past only seats that have played (or were
+    skipped as finished, which a victim, with a piece just sent back, is not), and a
+    victim whose window is open is still to come.
+    """
+    r = s.ruleset
+    passed = s.turn - rec.turn
+    skips = not (r.ludii or r.finished_seat == "throw_for_partner")
+    turn_seats = [rec.capturer]
+    if r.finished_seat == "throw_for_partner" and r.teams == "pairs":
+        turn_seats.append((rec.capturer + 2) % NUM_SEATS)
+    for x in turn_seats:
+        if passed == 0:
+            if s.seat == x:
+                return True
+            continue
+        ahead = (s.seat - x) % NUM_SEATS
+        if not ahead:
+            continue
+        between = [(x + j) % NUM_SEATS for j in range(1, ahead)]
+        # Each seat in between had a turn, unless it was skipped as finished.
+        least = sum(1 for b in between if not s.seat_finished(b)) if skips else ahead - 1
+        victims_ahead = all(
+            (v - x) % NUM_SEATS >= ahead for v in range(NUM_SEATS) if rec.victims >> v & 1
+        )
+        if least + 1 <= passed <= ahead and victims_ahead:
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- result
@@ -364,6 +396,8 @@ def _check_throw_off(s: State) -> None:
         raise _fail("pieces", "nothing moves before the throw-off has decided who begins")
     if s.turn != 1:
         raise _fail("turn", "the throw-off comes before turn 1")
+    if s.winner != NO_WINNER:
+        raise _fail("winner", "a result exists only in stage x")
     _check_cleared(s._replace(throwoff=()), "the throw-off moves nothing")
     values = s.throwoff
     if len(values) != NUM_SEATS:
