@@ -7,12 +7,16 @@ of the random games in test_properties.py.
 
 from __future__ import annotations
 
-import pytest
+import random
 
-from pachisi.rules import engine
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pachisi.rules import cowries, engine
 from pachisi.rules.invariants import InvalidStateError, check_state
 from pachisi.rules.ruleset import parse_ruleset
-from pachisi.rules.state import DRAW, CaptureRecord, Stage, State
+from pachisi.rules.state import DRAW, CaptureRecord, Memo, Stage, State
 
 ALL = 0b1111
 
@@ -402,3 +406,121 @@ def test_every_accepted_position_has_a_move() -> None:
         phase_flags=1,
     )
     refused(state, "side", "no legal action")
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+_FUZZ_RULESETS = [
+    "classic",
+    "wikipedia-full",
+    "herklots-6",
+    "tylor-1879",
+    "ludii",
+    "classic+kill_before_home=team+recapture_annul=true",
+    "classic+capture_scope=top_one+castle_mode=inert+stack_immune=true",
+    "classic+extra_lap=true+finished_seat=throw_for_partner+blockade=true",
+    "classic+stacking=castles_only+teams=individual",
+    "wikipedia-full+throw_usage=immediate+pyada_use=attached",
+]
+_FIELDS = (
+    "pos", "pos", "pos", "stage", "seat", "turn", "entered", "kills", "throw_k", "again",
+    "captured", "pyadas", "items", "run", "split", "phase_flags", "laps", "order", "winner",
+    "records",
+)  # fmt: skip
+
+
+def _reachable(rules: str, rng: random.Random, steps: int) -> State:
+    r = parse_ruleset(rules)
+    s = engine.new_game(r)
+    for _ in range(steps):
+        if s.is_over:
+            break
+        if engine.current_player(s) == engine.CHANCE:
+            s, _ = engine.apply_chance(s, cowries.throw(rng, r.cowries, r.p_mouth_up))
+        else:
+            actions = engine.legal_actions(s)
+            s, _ = engine.apply_action(s, actions[rng.randrange(len(actions))])
+    return s
+
+
+def _mutate(s: State, rng: random.Random) -> State:
+    """Change one to three fields of ``s`` to values near the ones the engine uses."""
+    r = s.ruleset
+    f = s._asdict()
+    f["memo"] = Memo()
+    for _ in range(rng.randint(1, 3)):
+        key = rng.choice(_FIELDS)
+        if key == "pos":
+            pos = list(f["pos"])
+            g = rng.randrange(16)
+            pos[g] = rng.choice([0, 84, 83, 76, 75, 1, 8, rng.randrange(85)])
+            f["pos"] = tuple(pos)
+            if r.tracks_stack_order:
+                order = [x for x in f["order"] if 0 < pos[x] < 84]
+                if 0 < pos[g] < 84 and g not in order:
+                    order.append(g)
+                f["order"] = tuple(order)
+        elif key == "stage":
+            f["stage"] = rng.choice(list(Stage))
+        elif key == "turn":
+            f["turn"] = rng.choice([1, 2, 4, 5, f["turn"] + 1, max(1, f["turn"] - 3)])
+        elif key in ("seat", "entered", "throw_k", "pyadas", "phase_flags"):
+            f[key] = rng.choice([-1, 0, 1, 2, 3, 4, 7, 15])
+        elif key in ("again", "captured"):
+            f[key] = not f[key]
+        elif key == "kills":
+            f["kills"] = tuple(rng.choice([0, 0, 1, 2]) for _ in range(4))
+        elif key == "items":
+            f["items"] = tuple(rng.choice(r.score_table) for _ in range(rng.randrange(4)))
+        elif key == "run":
+            f["run"] = rng.choice([(0, 0), (1, 1), (1, 2), (2, 1), (3, 2), (25, 1), (1, 3)])
+        elif key == "split":
+            v = rng.choice(r.score_table)
+            f["split_value"], f["split_left"] = v, rng.randrange(v + 1)
+            f["split_used"] = rng.randrange(16)
+        elif key == "laps":
+            f["laps"] = 1 << rng.randrange(16)
+        elif key == "order":
+            order = list(f["order"])
+            rng.shuffle(order)
+            f["order"] = tuple(order)
+        elif key == "winner":
+            f["winner"] = rng.choice([-1, -2, 0, 1, 3])
+        else:
+            g = rng.randrange(16)
+            turn = max(1, f["turn"] - rng.randrange(4))
+            victims = rng.randrange(1, 16)
+            f["records"] = (CaptureRecord(g >> 2, 1 << g, rng.randrange(96), victims, turn),)
+    return State(**f)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=st.sampled_from(_FUZZ_RULESETS),
+    seed=st.integers(0, 2**32 - 1),
+    steps=st.integers(0, 500),
+)
+def test_every_accepted_state_has_a_move_and_only_accepted_successors(
+    rules: str, seed: int, steps: int
+) -> None:
+    """Issue 5 item 3: a state that check_state accepts has a legal action, a chance
+    outcome or an outcome; and every throw or action from it leads to a state that
+    check_state accepts again (so no accepted position leads the engine astray)."""
+    rng = random.Random(seed)
+    state = _mutate(_reachable(rules, rng, steps), rng)
+    try:
+        check_state(state)
+    except InvalidStateError as exc:
+        assert exc.field and exc.reason
+        return
+    if state.is_over:
+        assert engine.outcome(state) is not None
+        return
+    if engine.current_player(state) == engine.CHANCE:
+        moves: list[object] = [k for k, _ in engine.chance_outcomes(state)]
+    else:
+        moves = list(engine.legal_actions(state))
+    assert moves
+    for move in moves:
+        after, _ = engine.apply(state, move)  # type: ignore[arg-type]
+        check_state(after)
