@@ -71,16 +71,37 @@ def test_position_round_trip_variant_rulesets_from_random_seeds() -> None:
 
 
 def test_position_writes_every_optional_field_in_canonical_form() -> None:
+    """The writer's order and formats, on a state built by hand (so not a reachable one:
+    no game has every field set at once, and the reader refuses what no game reaches)."""
+    ruleset = parse_ruleset(
+        "classic+split_throw=split+triple_cancel=group+pyada=true+extra_lap=true"
+    )
+    state = State(
+        ruleset,
+        (83, 60, 0, 0) + (0,) * 12,
+        Stage.ACT,
+        0,
+        9,
+        laps=0b1,
+        entered=0b1,
+        kills=(1, 0, 0, 0),
+        throw_k=5,
+        again=True,
+        captured=True,
+        pyadas=1,
+        run=(1, 2),
+        split_left=3,
+        split_value=4,
+        split_used=0b10,
+    )
     text = (
         "83,60,0,0/0,0,0,0/0,0,0,0/0,0,0,0 a0 9 k=5 again=true captured=true pyadas=1 "
         "run=1x2 split=3/4:b entered=0 kills=1,0,0,0 laps=0a "
         "classic+split_throw=split+triple_cancel=group+pyada=true+extra_lap=true"
     )
-    state = read_position(text)
-    assert (state.throw_k, state.again, state.captured, state.pyadas) == (5, True, True, 1)
-    assert (state.run, state.split_left, state.split_value, state.split_used) == ((1, 2), 3, 4, 2)
-    assert (state.entered, state.kills, state.laps) == (1, (1, 0, 0, 0), 1)
     assert write_position(state) == text
+    with pytest.raises(NotationError, match="split"):
+        read_position(text)  # the split 4 is not the pending throw 5 (k=5)
 
 
 def test_position_records_and_throwoff_fields() -> None:
@@ -164,6 +185,31 @@ def test_read_position_rejects_bad_input(text: str, field: str, column: int) -> 
     assert (info.value.field, info.value.column) == (field, column), str(info.value)
     assert str(info.value).startswith(field)
     assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "column"),
+    [
+        # Issue 5's examples: no legal action; pieces out of a seat not entered; enemies in
+        # a blocking castle; a throw-off after pieces moved; an impossible second lap.
+        (f"{FRESH} s0 5 split=2/4 wikipedia-full", "split", 44),
+        ("13,13,13,13/0,0,0,0/0,0,0,0/0,0,0,0 a0 5 k=2 order=0a,0b,0c,0d ludii", "entered", 0),
+        ("8,0,0,0/59,0,0,0/0,0,0,0/0,0,0,0 t0 10 entered=0,1 classic", "pieces", 1),
+        ("84,84,84,84/0,0,0,0/84,84,84,84/0,0,0,0 o0 25 classic", "entered", 0),
+        (
+            "5,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t1 3 entered=0 laps=0a classic+extra_lap=true",
+            "laps",
+            53,
+        ),
+    ],
+)
+def test_read_position_refuses_a_position_no_game_reaches(
+    text: str, field: str, column: int
+) -> None:
+    """The rules core's invariants (pachisi.rules.invariants) are checked on every read."""
+    with pytest.raises(NotationError) as info:
+        read_position(text)
+    assert (info.value.field, info.value.column) == (field, column), str(info.value)
 
 
 def test_write_position_refuses_a_state_it_cannot_express() -> None:

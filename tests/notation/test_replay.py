@@ -22,7 +22,7 @@ from pachisi.notation import (
     write_record,
 )
 from pachisi.rules.actions import Action
-from tests.notation.helpers import FRESH, game_of, long_record, play
+from tests.notation.helpers import game_of, long_record, play
 
 
 def test_record_from_game_fills_ruleset_result_and_start() -> None:
@@ -43,7 +43,7 @@ def test_record_from_game_fills_ruleset_result_and_start() -> None:
 
 
 def test_start_tag_alone_gives_the_ruleset() -> None:
-    start = f"{FRESH} t2 5 entered=0 ludii"
+    start = "15,0,0,0/14,0,0,0/0,0,0,0/0,0,0,0 t2 3 entered=0,1 order=0a,1a ludii"
     record = read_record(f'[Start "{start}"]\n\nt2 2a*2 *\n')
     game = replay(record)
     assert game.start == read_position(start)

@@ -1,5 +1,6 @@
 """The checks between the fields of a position string, against each other and the ruleset,
-and the :class:`~pachisi.rules.state.State` they make."""
+and the :class:`~pachisi.rules.state.State` they make, which must then keep every invariant
+of the engine (:func:`pachisi.rules.invariants.check_state`)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,37 @@ from pachisi.notation._position_fields import Fields
 from pachisi.notation._position_format import FRESH_THROWOFF, NUM_PIECES, piece_name
 from pachisi.notation.errors import NotationError
 from pachisi.rules.board import HOME, LAST_SQUARE, SQUARE_OF, square_name
+from pachisi.rules.invariants import InvalidStateError, check_state
 from pachisi.rules.state import DRAW, NO_WINNER, Memo, Stage, State
 
 
 def build(f: Fields) -> State:
-    """Check the fields against each other and the ruleset, then make the state."""
+    """Check the fields against each other and the ruleset, make the state, and refuse it
+    if no game can reach it."""
     _check_turn_fields(f)
     throwoff = _check_throwoff(f)
     _check_board_memory(f)
+    state = _state(f, throwoff)
+    try:
+        check_state(state)
+    except InvalidStateError as exc:
+        raise NotationError(exc.field, exc.reason, _column(f, exc)) from None
+    return state
+
+
+def _column(f: Fields, exc: InvalidStateError) -> int:
+    """Where the field an invariant names stands, at the very item when it names one."""
+    if exc.item >= 0:
+        if exc.field == "records" and exc.item < len(f.records):
+            return f.records[exc.item][1]
+        listed = {"laps": f.laps, "order": f.order or []}.get(exc.field, [])
+        for g, col in listed:
+            if g == exc.item:
+                return col
+    return f.columns.get(exc.field, 0)
+
+
+def _state(f: Fields, throwoff: tuple[int, ...]) -> State:
     return State(
         f.ruleset,
         f.pos,

@@ -35,7 +35,7 @@ class Fields:
     """A position string as read so far, before the checks between fields.
 
     ``columns`` maps each ``key=value`` field given to the column of its value, which also
-    tells which keys were given.
+    tells which keys were given, and the fixed fields to the columns where they begin.
     """
 
     ruleset: Ruleset

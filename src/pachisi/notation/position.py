@@ -172,6 +172,9 @@ def read_position(text: str) -> State:
     except RulesetError as exc:
         raise NotationError("ruleset", str(exc), ruleset_col) from None
     f = Fields(ruleset)
+    f.columns.update(
+        {"pieces": tokens[0][1], "side": tokens[1][1], "turn": tokens[2][1], "ruleset": ruleset_col}
+    )
     f.pos = read_pieces(*tokens[0])
     f.stage, f.seat = read_side(*tokens[1])
     f.turn = read_int("turn", tokens[2][0], tokens[2][1], 1, None)
