@@ -24,6 +24,7 @@ from pachisi.notation import (
 )
 from pachisi.rules.actions import Action
 from pachisi.rules.ruleset import NAMED
+from pachisi.simulate import DEFAULT_MAX_STEPS
 from tests.notation.helpers import (
     FRESH,
     GAMES,
@@ -328,10 +329,9 @@ def test_a_record_over_the_size_limit_is_refused_at_once() -> None:
 
 
 def test_the_size_limit_is_far_above_the_longest_simulated_game() -> None:
-    """A game capped at 50,000 steps, every one as long as a move can be written."""
-    longest_move = len("0abc+999/999 ")
-    turn_numbers = 50_000 * len("99999. ")
-    assert 50_000 * longest_move + turn_numbers < MAX_RECORD_LENGTH / 4
+    """A game at the default step cap, every step as long as a move and a turn number."""
+    longest_step = len("0a+999/999 ") + len("99999. ")
+    assert DEFAULT_MAX_STEPS * longest_step <= MAX_RECORD_LENGTH / 5
 
 
 def test_write_record_refuses_a_record_it_could_not_read_back() -> None:
