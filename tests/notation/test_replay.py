@@ -109,3 +109,12 @@ def test_reading_a_long_record_takes_memory_in_proportion_to_its_text(
     assert len(game.moves) >= 8000
     # About 25 times here, most of it the game's fixed window of recent states.
     assert peak < 60 * len(text), f"{peak / len(text):.0f} times the text"
+
+
+def test_a_record_object_with_a_huge_throw_gives_a_record_error_not_a_crash() -> None:
+    """Python will not write an int of 5,000 digits; the message must not try to."""
+    record = GameRecord({"Ruleset": "classic"}, [10**5000])
+    with pytest.raises(RecordError, match="move 1: t<a 16610-bit number>"):
+        replay(record)
+    assert "t<a 16610-bit number> *" in write_record(record)
+    assert write_record(GameRecord({"Ruleset": "classic"}, [True])).endswith("\nt1 *\n")

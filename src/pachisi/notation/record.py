@@ -48,4 +48,9 @@ def result_of(state: State) -> str:
 
 def move_text(move: Action | int) -> str:
     """A move as the movetext writes it: the action's text, or ``t<k>`` for a throw."""
-    return str(move) if isinstance(move, Action) else f"t{move}"
+    if isinstance(move, Action):
+        return str(move)
+    if abs(move) >= 10**9:
+        # Python will not even write an int past 4,300 digits; no throw is that big anyway.
+        return f"t<a {move.bit_length()}-bit number>"
+    return f"t{int(move)}"  # int(): a bool is an int, but is written True
