@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from pachisi.game import CHECKPOINT_EVERY, Game, Move
 from pachisi.rules import engine
+from pachisi.rules.actions import Action
 from pachisi.rules.state import CHANCE, Event, State
 
 RULESET = "classic+kill_before_home=seat+deadlock=continue"
@@ -139,3 +140,15 @@ def test_a_long_game_takes_a_few_bytes_a_move() -> None:
     # What each further move costs, after the fixed window of recent states.
     per_move = (sizes[1] - sizes[0]) / (16 * CHECKPOINT_EVERY)
     assert per_move < 40, f"{per_move:.0f} bytes a move"
+
+
+def test_equal_actions_are_kept_once() -> None:
+    """A long game holds one object per distinct action, however often it is played."""
+    rng = random.Random(7)
+    game = Game(RULESET)
+    while len(game.moves) < 2000:
+        move = random_move(game, rng)
+        # A fresh but equal object each time, as a reader or a user would push.
+        game.push(Action(*move) if isinstance(move, Action) else move)
+    actions = [m for m in game.moves if isinstance(m, Action)]
+    assert len({id(a) for a in actions}) == len(set(actions)) < len(actions) / 5

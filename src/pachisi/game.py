@@ -41,10 +41,10 @@ through old history cheaper (it replays at most this many moves) and the game la
 
 
 @lru_cache(maxsize=4096)
-def _shared(move: Move) -> Move:
-    """The first move seen equal to ``move``: a long game holds each distinct action once
-    (it has a few hundred), not once per time it was played."""
-    return move
+def _shared(action: Action) -> Action:
+    """The first action seen equal to ``action``: a long game holds each distinct action
+    once (it has a few hundred), not once per time it was played."""
+    return action
 
 
 _Step = tuple[State, list[Event]]
@@ -117,7 +117,8 @@ class Game:
     def push(self, move: Move) -> list[Event]:
         """Play a throw or an action; raises (and changes nothing) if it is not legal."""
         new, events = engine.apply(self.state, move)
-        self._moves.append(_shared(move))
+        # Only actions: throws are small ints, which Python shares already.
+        self._moves.append(_shared(move) if isinstance(move, Action) else move)
         self._recent.append((new, events))
         if len(self._moves) % CHECKPOINT_EVERY == 0:
             self._marks.append((new, events))
