@@ -457,3 +457,38 @@ def test_play_through_a_real_pipe(tmp_path: Path) -> None:
 def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys)
     assert code == 2 and "usage" in err
+
+
+def test_replay_refuses_a_record_over_the_size_limit_before_reading_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 5 item 5: inputs over the documented limit are refused at once."""
+    from pachisi.notation import MAX_RECORD_LENGTH
+
+    path = tmp_path / "huge.pgn"
+    with open(path, "wb") as f:
+        f.truncate(MAX_RECORD_LENGTH + 1)  # sparse: nothing is written, nothing to read
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert f"{MAX_RECORD_LENGTH:,}" in err or str(MAX_RECORD_LENGTH) in err
+
+
+def test_replay_reports_bytes_that_are_not_utf8_at_their_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "latin1.pgn"
+    path.write_bytes(b'[Ruleset "classic"]\n\nt3 caf\xe9\n')
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert f"{path}:3:" in err and "UTF-8" in err
+
+
+def test_play_max_steps_keeps_the_record_within_the_size_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from pachisi.cli import MAX_PLAY_STEPS
+    from pachisi.notation import MAX_RECORD_LENGTH
+
+    assert MAX_PLAY_STEPS * 20 <= MAX_RECORD_LENGTH
+    code, _, err = run(capsys, "play", "--max-steps", str(MAX_PLAY_STEPS + 1))
+    assert code == 2 and "max-steps" in err

@@ -185,7 +185,6 @@ BAD_INPUT: list[tuple[str, Any]] = [
     ("simulate", lambda tmp: ["simulate", "--ruleset", "nope"]),
     ("replay", lambda tmp: ["replay", str(tmp / "missing.pgn")]),
     ("replay", lambda tmp: ["replay", str(tmp)]),
-    ("replay", lambda tmp: ["replay", not_utf8(tmp)]),
     ("play", lambda tmp: ["play", "--save", str(tmp)]),
     ("play", lambda tmp: ["play", "--bots", "minimax", "--save", str(tmp / "g.pgn")]),
     ("play", lambda tmp: ["play", "--ruleset", "bogus", "--save", str(tmp / "g.pgn")]),
@@ -212,6 +211,16 @@ def test_bad_input_is_2_in_one_line(
         err.startswith("pachisi: error: ")
     )
     assert not (tmp_path / "g.pgn").exists()
+
+
+def test_a_record_that_is_not_utf8_is_2_with_the_byte_placed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = not_utf8(tmp_path)
+    code, out, err = run(capsys, monkeypatch, ["replay", path])
+    assert code == 2 and out == ""
+    (line,) = err.strip().splitlines()
+    assert line.startswith(f"{path}:") and "UTF-8" in line
 
 
 def test_an_invalid_record_is_2_with_every_problem_placed(
@@ -296,7 +305,7 @@ def break_command(monkeypatch: pytest.MonkeyPatch, command: str, exc: BaseExcept
         "rules": (cli, "describe"),
         "moves": (cli, "read_position"),
         "simulate": (cli, "simulate"),
-        "replay": (cli, "replay"),
+        "replay": (cli, "read_game_file"),
         "play": (play_module, "describe_played"),
     }
     module, name = target[command]

@@ -37,9 +37,8 @@ from pachisi.describe import DESCRIPTIONS, describe_action, situation
 from pachisi.notation import (
     NotationError,
     RecordError,
+    read_game_file,
     read_position,
-    read_record,
-    replay,
     write_position,
 )
 from pachisi.play import MAX_STEPS, run_play
@@ -97,7 +96,10 @@ MAX_GAMES: Final = 1_000_000
 MAX_SEED: Final = 2**64 - 1
 """The largest seed the commands accept."""
 MAX_CAP: Final = 10**9
-"""The largest ``--max-turns`` or ``--max-steps``."""
+"""The largest ``--max-turns`` or ``--max-steps`` of ``simulate``."""
+MAX_PLAY_STEPS: Final = 200_000
+"""The largest ``--max-steps`` of ``play``: its record must stay well inside the size a game
+record may have (``pachisi.notation.MAX_RECORD_LENGTH``, at 2 to 20 characters a step)."""
 
 
 class CliError(Exception):
@@ -316,7 +318,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--save", default=None, metavar="FILE", help="where to save the record")
     p.add_argument(
         "--max-steps",
-        type=_integer(1, MAX_CAP),
+        type=_integer(1, MAX_PLAY_STEPS),
         default=MAX_STEPS,
         metavar="N",
         help=f"stop a game that has not ended after N throws and actions (default: {MAX_STEPS})",
@@ -525,12 +527,8 @@ def _rate(wins: int, games: int) -> str:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     try:
-        with open(args.file, encoding="utf-8") as f:
-            text = f.read()
-    except UnicodeDecodeError:
-        raise CliError(f"{args.file}: not a text (UTF-8) file") from None
-    try:
-        game = replay(read_record(text))
+        # One pass: the size limit first, then every move replayed as it is read.
+        game = read_game_file(args.file)
     except RecordError as exc:
         for problem in exc.errors:
             print(
