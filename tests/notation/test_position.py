@@ -154,18 +154,18 @@ BAD_POSITIONS = [
     (f"{FRESH} t0 9 laps=0a classic+extra_lap=true", "laps", 43),
     ("16,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t1 2 entered=0 order=0a,1a ludii", "order", 58),
     ("16,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t1 2 entered=0 ludii", "order", 0),
-    ("16,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t1 2 order=0a classic", "order", 45),
+    ("16,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t1 2 entered=0 order=0a classic", "order", 55),
     (
-        "16,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t1 2 records=0b@j8x1t1 "
+        "16,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t1 2 entered=0 records=0b@j8x1t1 "
         "classic+kill_before_home=seat+recapture_annul=true",
         "records",
-        47,
+        57,
     ),
     (
-        "1,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t1 2 records=0a@j8x1t3 "
+        "1,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t1 2 entered=0 records=0a@j8x1t3 "
         "classic+kill_before_home=seat+recapture_annul=true",
         "records",
-        46,
+        56,
     ),
     (
         "1,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t1 2 records=0a@j8x0t1 "

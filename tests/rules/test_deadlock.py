@@ -83,7 +83,9 @@ def test_r_deadlock_a_record_claiming_a_draw_that_did_not_happen_is_refused() ->
 
 def test_r_deadlock_draw_position_refused_where_no_draw_can_happen() -> None:
     with pytest.raises(ValueError, match="winner"):
-        read_position("84,84,84,84/0,0,0,0/84,84,84,84/0,0,0,0 x0 9 winner=draw classic")
+        read_position(
+            "84,84,84,84/0,0,0,0/84,84,84,84/0,0,0,0 x0 9 winner=draw entered=0,2 classic"
+        )
 
 
 # --------------------------------------------------------------------------- "blocked"
