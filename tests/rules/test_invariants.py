@@ -333,6 +333,27 @@ def test_v_pyada_pending_pyadas_follow_the_throw() -> None:
     refused(make(rules, all_out, Stage.PYADA, throw_k=3, pyadas=1), "pyadas")
 
 
+def test_v_pyada_pyadas_need_the_switch_even_mid_split() -> None:
+    """Mid-split the mover may have changed, so the pyada count is not derived: the switch
+    still has to be on (a split part of seat 2, whose partner 0 finished, under partner
+    throws)."""
+    rules = "wikipedia-full+throw_usage=immediate+pyada=false+finished_seat=throw_for_partner"
+    pos = seats(H, W, (23, 30, 0, 0), W)
+    state = make(
+        rules,
+        pos,
+        Stage.ACT,
+        throw_k=1,
+        again=True,
+        split_left=6,
+        split_value=10,
+        split_used=1,
+        pyadas=1,
+        seat=0,
+    )
+    refused(state, "pyadas", "pyada=true")
+
+
 def test_v_7_14_needs_piece_a_pending_7_means_a_piece_on_the_board() -> None:
     refused(
         make(

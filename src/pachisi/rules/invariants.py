@@ -372,6 +372,8 @@ def _check_stage(s: State) -> None:
     if s.stage is Stage.PYADA and not (r.pyada and r.pyada_use == "free"):
         raise _fail("side", "stage p (a pyada step) needs pyada=true with pyada_use=free")
     _check_seat(s)
+    if s.pyadas and not r.pyada:
+        raise _fail("pyadas", "pyadas need pyada=true")
     if s.phase_flags and not collect:
         raise _fail("flags", "phase flags exist only with throw_usage=collect")
     if not 0 <= s.phase_flags <= HAS_PIECE | NONE_WAITING:
@@ -537,8 +539,6 @@ def _check_spend_stage(s: State) -> None:
         _check_item(s, v)
     if sum(1 for v in s.items if v not in r.reroll_values) > 1:
         raise _fail("items", "only the last throw of a phase may be one that stops it")
-    if s.pyadas and not r.pyada:
-        raise _fail("pyadas", "pyadas need pyada=true")
     if s.pyadas and r.pyada_condition == "all_entered" and not s.phase_flags & NONE_WAITING:
         raise _fail(
             "pyadas", "pyadas are earned only with no piece waiting when the throwing began"
