@@ -195,7 +195,7 @@ def test_read_position_rejects_bad_input(text: str, field: str, column: int) -> 
         (f"{FRESH} s0 5 split=2/4 wikipedia-full", "split", 44),
         ("13,13,13,13/0,0,0,0/0,0,0,0/0,0,0,0 a0 5 k=2 order=0a,0b,0c,0d ludii", "entered", 0),
         ("8,0,0,0/59,0,0,0/0,0,0,0/0,0,0,0 t0 10 entered=0,1 classic", "pieces", 1),
-        ("84,84,84,84/0,0,0,0/84,84,84,84/0,0,0,0 o0 25 classic", "entered", 0),
+        ("84,84,84,84/0,0,0,0/84,84,84,84/0,0,0,0 o0 25 classic", "pieces", 1),
         (
             "5,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t1 3 entered=0 laps=0a classic+extra_lap=true",
             "laps",

@@ -110,6 +110,8 @@ def test_r_order_the_throw_off_comes_before_anything_moves() -> None:
         throwoff=(-1, -1, -1, -1),
     )
     refused(state, "pieces", "throw-off")
+    # Said first, before what the moved pieces break (here: seats 0 and 2 have not entered).
+    refused(state._replace(entered=0), "pieces", "throw-off")
     fresh = make("classic", [0] * 16, Stage.THROW_OFF, turn=25, entered=0, throwoff=(-1,) * 4)
     refused(fresh, "turn")
 

@@ -89,11 +89,12 @@ def check_state(state: State) -> None:
         raise _fail("side", "the seat is 0..3")
     if state.turn < 1:
         raise _fail("turn", "turns count from 1")
+    if state.stage is Stage.THROW_OFF:
+        # Before the throw-off nothing has moved, which says more than any check of pieces.
+        _check_throw_off(state)
     _check_pieces(state)
     _check_board_memory(state)
-    if state.stage is Stage.THROW_OFF:
-        _check_throw_off(state)
-    else:
+    if state.stage is not Stage.THROW_OFF:
         _check_result(state)
         _check_stage(state)
     _check_a_move_exists(state)
