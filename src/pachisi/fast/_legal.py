@@ -1,0 +1,517 @@
+"""Compiled legal actions: the port of :mod:`pachisi.rules._legal`, in the same order.
+
+The order matters as much as the set: a random player picks an index into the list, so
+both engines must list the same actions in the same order for a seeded game to be the
+same game. Actions are ids of :mod:`pachisi.fast._codec`, written to ``out``; the
+functions return how many they wrote.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from pachisi.fast._codec import (
+    DECLINE_ID,
+    ENTER_BASE,
+    FREE_BASE,
+    PYADA_ENTER_ID,
+    PYADA_MOVE_BASE,
+    exit_id,
+    group_id,
+    lap_id,
+    move_id,
+    part_id,
+)
+from pachisi.fast._jit import jit
+from pachisi.fast._ops import move
+from pachisi.fast._position import (
+    HOME,
+    LAST_SQUARE,
+    in_values,
+    landing,
+    may_go_home,
+    mover_of,
+    occupancy,
+    passes_blockade,
+    record_pieces,
+    stacking_allows,
+    team,
+    value_slot,
+)
+from pachisi.fast.layout import (
+    ACT_STAGE,
+    ENTERED,
+    ITEMS,
+    ITEMS_LEN,
+    LAPS,
+    POS,
+    PYADA_STAGE,
+    PYADAS,
+    SEAT,
+    SPEND_STAGE,
+    SPLIT_LEFT,
+    SPLIT_USED,
+    SPLIT_VALUE,
+    STAGE,
+    THROW_K,
+)
+from pachisi.fast.params import (
+    P_BLOCKADE,
+    P_COMPULSORY,
+    P_ENTRY,
+    P_ENTRY_MODE,
+    P_EXTRA_LAP,
+    P_FIRST_FREE,
+    P_GRACE_MUST_ENTER,
+    P_LSE,
+    P_LSE_LUDII,
+    P_LUDII,
+    P_PYADA_ATTACHED,
+    P_PYADA_ENTER,
+    P_REROLL,
+    P_SPLIT,
+    P_STACKING,
+    P_TABLE,
+    SQUARES,
+)
+
+Row = npt.NDArray[np.int32]
+Occ = npt.NDArray[np.int32]
+
+LUDII_ENTRY = 13
+
+
+@jit
+def movable(st: Row, params: Row, m: int, exclude: int, out: Row) -> int:
+    """The mover's pieces on the board, one per group of interchangeable pieces."""
+    n = 0
+    if params[P_LUDII]:
+        for i in range(4):
+            p = st[POS + 4 * m + i]
+            if 0 < p < HOME and not (exclude >> i) & 1:
+                out[n] = i
+                n += 1
+        return n
+    in_records = record_pieces(st)
+    for i in range(4):
+        g = 4 * m + i
+        p = st[POS + g]
+        if 0 < p < HOME and not (exclude >> i) & 1:
+            same = False
+            for j in range(n):
+                h = 4 * m + out[j]
+                if (
+                    st[POS + h] == p
+                    and (st[LAPS] >> h) & 1 == (st[LAPS] >> g) & 1
+                    and (in_records >> h) & 1 == (in_records >> g) & 1
+                ):
+                    same = True
+                    break
+            if not same:
+                out[n] = i
+                n += 1
+    return n
+
+
+@jit
+def waiting(st: Row, m: int) -> int:
+    """The waiting piece with the lowest letter (C.10a step 5), or -1."""
+    for i in range(4):
+        if st[POS + 4 * m + i] == 0:
+            return i
+    return -1
+
+
+@jit
+def move_legal(
+    st: Row, params: Row, occ_n: Row, occ: Occ, m: int, g: int, n_moving: int, k: int
+) -> bool:
+    """R-MOVE for ``n_moving`` pieces of ``m`` on the progress of piece ``g`` moving ``k``."""
+    p = st[POS + g]
+    t = p + k
+    if t > HOME:
+        return False
+    if params[P_BLOCKADE] and n_moving == 1 and passes_blockade(params, occ_n, occ, m, p, t, False):
+        return False
+    if t == HOME:
+        return may_go_home(st, params, g >> 2)
+    return landing(params, occ_n, occ, m, n_moving, SQUARES[m, t]) >= 0
+
+
+@jit
+def entry_progress(params: Row, v: int) -> int:
+    """Where an entry grace puts a piece (R-ENTRY-CONSUMES, R-TRACK)."""
+    if params[P_LUDII]:
+        return LUDII_ENTRY
+    mode = params[P_ENTRY_MODE]
+    if mode == 0:
+        return 1
+    if mode == 1:
+        return 1 + v
+    return v
+
+
+@jit
+def entry_target(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, t: int) -> int:
+    """-1 if an entry to ``t`` is illegal, else what it captures (R-ENTRY-SQUARE1)."""
+    if t > LAST_SQUARE:
+        return -1
+    sq = SQUARES[m, t]
+    if params[P_LUDII] or (params[P_ENTRY_MODE] == 0 and (t == 1 or t == LUDII_ENTRY)):
+        if params[P_STACKING] != 0:
+            mine = team(params, m)
+            friends = 0
+            for j in range(occ_n[sq]):
+                if team(params, occ[sq, j] >> 2) == mine:
+                    friends += 1
+            if not stacking_allows(params, friends + 1, sq):
+                return -1
+        return 0
+    return landing(params, occ_n, occ, m, 1, sq)
+
+
+@jit
+def _free_use(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, v: int, bonus: int) -> int:
+    """The first piece's entry without a grace (R-FIRST-PIECE-FREE): its id or -1."""
+    i = waiting(st, m)
+    if i < 0:
+        return -1
+    mode = params[P_FIRST_FREE]
+    slot = value_slot(params, v)
+    if mode == 3:
+        return FREE_BASE + slot if LUDII_ENTRY - 1 + v <= LAST_SQUARE else -1
+    if in_values(params, params[P_ENTRY], v):
+        return -1
+    if mode == 0:
+        t = v + bonus
+        if t > LAST_SQUARE or landing(params, occ_n, occ, m, 1, SQUARES[m, t]) < 0:
+            return -1
+    elif mode == 1 and entry_target(st, params, occ_n, occ, m, 1) < 0:
+        return -1
+    return FREE_BASE + slot
+
+
+@jit
+def value_uses(
+    st: Row, params: Row, occ_n: Row, occ: Occ, m: int, v: int, bonus: int, out: Row, n: int
+) -> int:
+    """Every use of a throw of value ``v`` by seat ``m`` (C.10a step 5), after ``out[:n]``."""
+    if params[P_LUDII]:
+        return ludii_uses(st, params, m, v, out, n)
+    start = n
+    steps = v + bonus
+    slot = value_slot(params, v)
+    pieces = np.empty(4, dtype=np.int32)
+    for j in range(movable(st, params, m, 0, pieces)):
+        i = pieces[j]
+        g = 4 * m + i
+        p = st[POS + g]
+        if move_legal(st, params, occ_n, occ, m, g, 1, steps):
+            out[n] = move_id(i, slot)
+            n += 1
+        if params[P_EXTRA_LAP] and not (st[LAPS] >> g) & 1 and p <= 75 and p + steps >= 76:
+            t = p + steps - 68
+            if (
+                t <= LAST_SQUARE
+                and not (
+                    params[P_BLOCKADE]
+                    and passes_blockade(params, occ_n, occ, m, p, p + steps, True)
+                )
+                and landing(params, occ_n, occ, m, 1, SQUARES[m, t]) >= 0
+            ):
+                out[n] = lap_id(i, slot)
+                n += 1
+        if (
+            p == LAST_SQUARE
+            and not params[P_LSE_LUDII]
+            and in_values(params, params[P_LSE], v)
+            and steps != 1
+            and may_go_home(st, params, m)
+        ):
+            out[n] = exit_id(i, slot)
+            n += 1
+    if params[P_SPLIT] == 2:
+        n = _group_uses(st, params, occ_n, occ, m, steps, slot, out, n)
+    if params[P_SPLIT] == 1 and not bonus and v >= 2:
+        n = _split_parts(st, params, occ_n, occ, m, v, v, out, n, True)
+    free = -1
+    if not (st[ENTERED] >> m) & 1 and params[P_FIRST_FREE] != 2:
+        free = _free_use(st, params, occ_n, occ, m, v, bonus)
+    enter = -1
+    if in_values(params, params[P_ENTRY], v):
+        i = waiting(st, m)
+        if i >= 0 and entry_target(st, params, occ_n, occ, m, entry_progress(params, v)) >= 0:
+            enter = ENTER_BASE + slot
+    if (
+        params[P_GRACE_MUST_ENTER]
+        and (free >= 0 or enter >= 0)
+        and in_values(params, params[P_ENTRY], v)
+    ):
+        # V-GRACE-MUST-ENTER: no move of any kind with the grace, split parts included.
+        n = start
+    if free >= 0:
+        out[n] = free
+        n += 1
+    if enter >= 0:
+        out[n] = enter
+        n += 1
+    return n
+
+
+@jit
+def _group_uses(
+    st: Row, params: Row, occ_n: Row, occ: Occ, m: int, steps: int, slot: int, out: Row, n: int
+) -> int:
+    """Two or more own pieces on the same progress moving together (V-SPLIT-THROW group)."""
+    done = 0
+    for i in range(4):
+        p = st[POS + 4 * m + i]
+        if not 0 < p < HOME or (done >> i) & 1:
+            continue
+        members = 0
+        for j in range(i, 4):
+            if st[POS + 4 * m + j] == p:
+                members += 1
+                done |= 1 << j
+        for size in range(2, members + 1):
+            if move_legal(st, params, occ_n, occ, m, 4 * m + i, size, steps):
+                out[n] = group_id(i, size, slot)
+                n += 1
+    return n
+
+
+@jit
+def pyada_uses(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, out: Row, n: int) -> int:
+    """A pyada: one step for any piece, or an entry with ``pyada_can_enter`` (V-PYADA)."""
+    pieces = np.empty(4, dtype=np.int32)
+    for j in range(movable(st, params, m, 0, pieces)):
+        i = pieces[j]
+        if move_legal(st, params, occ_n, occ, m, 4 * m + i, 1, 1):
+            out[n] = PYADA_MOVE_BASE + i
+            n += 1
+    if params[P_PYADA_ENTER]:
+        i = waiting(st, m)
+        if i >= 0 and entry_target(st, params, occ_n, occ, m, 1) >= 0:
+            out[n] = PYADA_ENTER_ID
+            n += 1
+    return n
+
+
+@jit
+def ludii_uses(st: Row, params: Row, m: int, v: int, out: Row, n: int) -> int:
+    """Ludii's main-phase moves for one throw (E.2 item 5)."""
+    k = st[THROW_K]
+    grace = in_values(params, params[P_REROLL], v)
+    slot = value_slot(params, v)
+    for i in range(4):
+        p = st[POS + 4 * m + i]
+        if not 0 < p < HOME:
+            continue
+        if p + k == HOME and k == v:
+            out[n] = move_id(i, slot)
+            n += 1
+        elif p == LAST_SQUARE and grace:
+            out[n] = exit_id(i, slot)
+            n += 1
+        elif p + v <= LAST_SQUARE:
+            out[n] = move_id(i, slot)
+            n += 1
+    if grace and waiting(st, m) >= 0:
+        out[n] = ENTER_BASE + slot
+        n += 1
+    return n
+
+
+# --------------------------------------------------------------------------- split throws
+
+
+@jit
+def _split_parts(
+    st: Row,
+    params: Row,
+    occ_n: Row,
+    occ: Occ,
+    m: int,
+    v: int,
+    left: int,
+    out: Row,
+    n: int,
+    first_only: bool,
+) -> int:
+    """Parts of ``left`` steps (of the throw ``v``) that still lead to a full split.
+
+    ``first_only``: the first parts of a new split, which are shorter than the throw.
+    """
+    used = st[SPLIT_USED]
+    starting = left == v and used == 0
+    slot = value_slot(params, v)
+    pieces = np.empty(4, dtype=np.int32)
+    for j in range(movable(st, params, m, used, pieces)):
+        i = pieces[j]
+        g = 4 * m + i
+        top = left - 1 if starting else left
+        for k in range(1, top + 1):
+            if not move_legal(st, params, occ_n, occ, m, g, 1, k):
+                continue
+            if k == left:
+                if not first_only:
+                    out[n] = part_id(i, slot, k)
+                    n += 1
+                continue
+            if _completes_directly(st, params, occ_n, occ, m, i, k, left) or _completable(
+                _after_part(st, params, m, i, k, left), params, m, left - k
+            ):
+                out[n] = part_id(i, slot, k)
+                n += 1
+    return n
+
+
+@jit
+def _completes_directly(
+    st: Row, params: Row, occ_n: Row, occ: Occ, m: int, i: int, k: int, left: int
+) -> bool:
+    """Quick sufficient test: after a capture-free part, one other piece takes the rest.
+
+    The moved piece's square is patched in the occupancy, then put back.
+    """
+    g = 4 * m + i
+    p = st[POS + g]
+    t = p + k
+    if t >= HOME:
+        return False
+    sq_from = SQUARES[m, p]
+    sq_to = SQUARES[m, t]
+    if landing(params, occ_n, occ, m, 1, sq_to) > 0:
+        return False
+    saved_from = occ[sq_from].copy()
+    saved_n_from = occ_n[sq_from]
+    saved_n_to = occ_n[sq_to]
+    w = 0
+    for q in range(occ_n[sq_from]):
+        if occ[sq_from, q] != g:
+            occ[sq_from, w] = occ[sq_from, q]
+            w += 1
+    occ_n[sq_from] = w
+    occ[sq_to, occ_n[sq_to]] = g
+    occ_n[sq_to] += 1
+    used = st[SPLIT_USED] | (1 << i)
+    result = False
+    pieces = np.empty(4, dtype=np.int32)
+    for q in range(movable(st, params, m, used, pieces)):
+        if move_legal(st, params, occ_n, occ, m, 4 * m + pieces[q], 1, left - k):
+            result = True
+            break
+    occ_n[sq_to] = saved_n_to
+    occ[sq_from] = saved_from
+    occ_n[sq_from] = saved_n_from
+    return result
+
+
+@jit
+def _after_part(st: Row, params: Row, m: int, i: int, k: int, left: int) -> Row:
+    """A copy of ``st`` after piece ``i`` of ``m`` takes a part of ``k`` steps."""
+    after = st.copy()
+    occ_n = np.zeros(96, dtype=np.int32)
+    occ = np.empty((96, 16), dtype=np.int32)
+    ev = np.empty((0, 8), dtype=np.int32)
+    evn = np.zeros(2, dtype=np.int32)
+    g = 4 * m + i
+    move(after, params, 1 << g, st[POS + g] + k, False, occ_n, occ, ev, evn)
+    after[SPLIT_LEFT] = left - k
+    after[SPLIT_USED] |= 1 << i
+    return after
+
+
+@jit
+def _completable(st: Row, params: Row, m: int, left: int) -> bool:
+    """Whether the remaining ``left`` steps can be shared among the unused pieces."""
+    occ_n = np.zeros(96, dtype=np.int32)
+    occ = np.empty((96, 16), dtype=np.int32)
+    occupancy(st, params, occ_n, occ)
+    used = st[SPLIT_USED]
+    # Each piece takes at most one part, so sharing the rest further needs two unused pieces.
+    unused = 0
+    for j in range(4):
+        if not (used >> j) & 1 and 0 < st[POS + 4 * m + j] < HOME:
+            unused += 1
+    pieces = np.empty(4, dtype=np.int32)
+    for q in range(movable(st, params, m, used, pieces)):
+        i = pieces[q]
+        g = 4 * m + i
+        if move_legal(st, params, occ_n, occ, m, g, 1, left):
+            return True
+        if unused < 2:
+            continue
+        for k in range(1, left):
+            if move_legal(st, params, occ_n, occ, m, g, 1, k) and _completable(
+                _after_part(st, params, m, i, k, left), params, m, left - k
+            ):
+                return True
+    return False
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+@jit
+def _finish_list(params: Row, out: Row, n: int) -> int:
+    """Add DECLINE unless moves are compulsory and something else is legal."""
+    if n > 0 and params[P_COMPULSORY]:
+        return n
+    out[n] = DECLINE_ID
+    return n + 1
+
+
+@jit
+def legal_actions(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row) -> int:
+    """Every distinct legal action of the seat to act, in the reference engine's order."""
+    stage = st[STAGE]
+    m = mover_of(st, params, st[SEAT])
+    if stage == ACT_STAGE:
+        v = params[P_TABLE + st[THROW_K]]
+        if params[P_LUDII] and (st[ENTERED] >> m) & 1:
+            n = ludii_uses(st, params, m, v, out, 0)
+            out[n] = DECLINE_ID
+            return n + 1
+        occupancy(st, params, occ_n, occ)
+        if st[SPLIT_LEFT]:
+            return _split_parts(
+                st, params, occ_n, occ, m, st[SPLIT_VALUE], st[SPLIT_LEFT], out, 0, False
+            )
+        if params[P_FIRST_FREE] == 3 and not (st[ENTERED] >> m) & 1:
+            free = _free_use(st, params, occ_n, occ, m, v, 0)
+            if free < 0:
+                return 0
+            out[0] = free
+            return 1
+        bonus = 1 if st[PYADAS] and params[P_PYADA_ATTACHED] else 0
+        n = value_uses(st, params, occ_n, occ, m, v, bonus, out, 0)
+        return _finish_list(params, out, n)
+    if stage == PYADA_STAGE:
+        occupancy(st, params, occ_n, occ)
+        n = pyada_uses(st, params, occ_n, occ, m, out, 0)
+        return _finish_list(params, out, n)
+    if stage == SPEND_STAGE:
+        occupancy(st, params, occ_n, occ)
+        if st[SPLIT_LEFT]:
+            return _split_parts(
+                st, params, occ_n, occ, m, st[SPLIT_VALUE], st[SPLIT_LEFT], out, 0, False
+            )
+        n = 0
+        done = 0
+        for _ in range(st[ITEMS_LEN]):
+            # Distinct values, highest first, as sorted(set(items), reverse=True).
+            best = -1
+            for q in range(st[ITEMS_LEN]):
+                v = st[ITEMS + q]
+                if v > best and (done == 0 or v < done):
+                    best = v
+            if best < 0:
+                break
+            n = value_uses(st, params, occ_n, occ, m, best, 0, out, n)
+            done = best
+        if st[PYADAS]:
+            n = pyada_uses(st, params, occ_n, occ, m, out, n)
+        return _finish_list(params, out, n)
+    return 0

@@ -1,0 +1,284 @@
+"""Compiled questions about a position: who moves, who stands where, what a landing does.
+
+The same rules as :mod:`pachisi.rules._position` and :mod:`pachisi.rules.deadlock`, over
+one state row (:mod:`pachisi.fast.layout`) and the parameter vector
+(:mod:`pachisi.fast.params`). Occupancy is built into caller-owned scratch arrays,
+``occ_n[square]`` (how many pieces) and ``occ[square, i]`` (which, bottom to top), so that
+nothing is allocated in the hot loop.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from pachisi.fast._jit import jit
+from pachisi.fast.layout import KILLS, ORDER, ORDER_LEN, POS, REC_FIELDS, REC_LEN, RECS
+from pachisi.fast.params import (
+    CASTLE,
+    P_BLOCKADE,
+    P_CASTLE,
+    P_COWRIES,
+    P_FOR_PARTNER,
+    P_INDIVIDUAL,
+    P_KBH,
+    P_STACK_IMMUNE,
+    P_STACK_SET,
+    P_STACKING,
+    P_TABLE,
+    P_TOP_ONE,
+    PRIVATE,
+    SQUARES,
+)
+
+Row = npt.NDArray[np.int32]
+
+HOME = 84
+LAST_SQUARE = 83
+
+
+@jit
+def team(params: Row, seat: int) -> int:
+    """R-TEAMS: seats 0+2 and 1+3 are partners; under V-INDIVIDUAL every seat is alone."""
+    if params[P_INDIVIDUAL]:
+        return seat
+    return seat & 1
+
+
+@jit
+def in_values(params: Row, mask: int, v: int) -> bool:
+    """Whether the throw value ``v`` is in the value set given as a mask over ``k``."""
+    for k in range(params[P_COWRIES] + 1):
+        if params[P_TABLE + k] == v:
+            return (mask >> k) & 1 == 1
+    return False
+
+
+@jit
+def value_slot(params: Row, v: int) -> int:
+    """The lowest ``k`` whose throw has the value ``v`` (-1 if none): the action codec's
+    name for a value."""
+    for k in range(params[P_COWRIES] + 1):
+        if params[P_TABLE + k] == v:
+            return k
+    return -1
+
+
+@jit
+def seat_finished(st: Row, seat: int) -> bool:
+    for i in range(4):
+        if st[POS + 4 * seat + i] != HOME:
+            return False
+    return True
+
+
+@jit
+def on_board(st: Row, seat: int) -> bool:
+    for i in range(4):
+        p = st[POS + 4 * seat + i]
+        if 1 <= p <= LAST_SQUARE:
+            return True
+    return False
+
+
+@jit
+def mover_of(st: Row, params: Row, seat: int) -> int:
+    """The seat whose pieces ``seat``'s turn moves (V-PARTNER-THROWS)."""
+    if params[P_FOR_PARTNER] and not params[P_INDIVIDUAL] and seat_finished(st, seat):
+        return (seat + 2) % 4
+    return seat
+
+
+@jit
+def occupancy(st: Row, params: Row, occ_n: Row, occ: npt.NDArray[np.int32]) -> None:
+    """Fill ``occ_n``/``occ``: the pieces on every square, bottom to top under ``top_one``."""
+    occ_n[:] = 0
+    if params[P_TOP_ONE]:
+        for j in range(st[ORDER_LEN]):
+            g = st[ORDER + j]
+            p = st[POS + g]
+            if 0 < p < HOME:
+                sq = SQUARES[g >> 2, p]
+                occ[sq, occ_n[sq]] = g
+                occ_n[sq] += 1
+    else:
+        for g in range(16):
+            p = st[POS + g]
+            if 0 < p < HOME:
+                sq = SQUARES[g >> 2, p]
+                occ[sq, occ_n[sq]] = g
+                occ_n[sq] += 1
+
+
+@jit
+def stacking_allows(params: Row, friendly: int, sq: int) -> bool:
+    """V-STACK-RESTRICTED: may ``friendly`` friendly pieces stand together on ``sq``."""
+    mode = params[P_STACKING]
+    if mode == 0 or friendly <= 1:
+        return True
+    if mode == 2:
+        return False
+    if mode == 1:
+        return bool(CASTLE[sq])
+    return bool(params[P_STACK_SET + sq] == 1)
+
+
+@jit
+def _two_of_one_side(params: Row, pieces: int) -> bool:
+    counts = np.zeros(4, dtype=np.int32)
+    for g in range(16):
+        if (pieces >> g) & 1:
+            t = team(params, g >> 2)
+            counts[t] += 1
+            if counts[t] >= 2:
+                return True
+    return False
+
+
+@jit
+def blockade_at(params: Row, occ_n: Row, occ: npt.NDArray[np.int32], sq: int) -> bool:
+    """V-BLOCKADE: two or more friendly pieces on a loop square."""
+    n = occ_n[sq]
+    if n < 2 or PRIVATE[sq]:
+        return False
+    here = 0
+    for j in range(n):
+        here |= 1 << occ[sq, j]
+    return _two_of_one_side(params, here)
+
+
+@jit
+def passes_blockade(
+    params: Row, occ_n: Row, occ: npt.NDArray[np.int32], seat: int, p: int, t: int, lap: bool
+) -> bool:
+    """Whether a single piece moving from ``p`` to ``t`` passes over a blockade."""
+    if lap:
+        for q in range(p + 1, 76):
+            if blockade_at(params, occ_n, occ, SQUARES[seat, q]):
+                return True
+        for q in range(8, t - 68):
+            if blockade_at(params, occ_n, occ, SQUARES[seat, q]):
+                return True
+        return False
+    for q in range(p + 1, min(t, HOME)):
+        if blockade_at(params, occ_n, occ, SQUARES[seat, q]):
+            return True
+    return False
+
+
+@jit
+def landing(
+    params: Row, occ_n: Row, occ: npt.NDArray[np.int32], seat: int, n_moving: int, sq: int
+) -> int:
+    """Resolve a landing on ``sq``: -1 if illegal, else the mask of the pieces it captures.
+
+    R-MOVE item 4, R-CASTLE-BLOCK, R-CASTLE-SAFE, R-CAPTURE, V-STACK-RESTRICTED,
+    V-STACK-IMMUNE and V-BLOCKADE, as :func:`pachisi.rules._position.landing`.
+    """
+    n = occ_n[sq]
+    mine = team(params, seat)
+    enemies = 0
+    n_enemies = 0
+    for j in range(n):
+        g = occ[sq, j]
+        if team(params, g >> 2) != mine:
+            enemies |= 1 << g
+            n_enemies += 1
+    if not stacking_allows(params, n - n_enemies + n_moving, sq):
+        return -1
+    if n_enemies == 0:
+        return 0
+    castle = CASTLE[sq]
+    mode = params[P_CASTLE]
+    if castle and mode == 0:
+        return -1
+    blockaded = (
+        params[P_BLOCKADE] == 1
+        and blockade_at(params, occ_n, occ, sq)
+        and _two_of_one_side(params, enemies)
+    )
+    if blockaded and n_moving < 2:
+        return -1
+    if castle and mode == 1:
+        return 0
+    if blockaded and castle:
+        return -1
+    if params[P_STACK_IMMUNE] and n_moving == 1 and n_enemies >= 2:
+        return -1
+    if params[P_TOP_ONE]:
+        top = occ[sq, n - 1]
+        return (1 << top) if team(params, top >> 2) != mine else 0
+    return enemies
+
+
+@jit
+def ludii_capture(params: Row, occ_n: Row, occ: npt.NDArray[np.int32], seat: int, sq: int) -> int:
+    """E.2 5a: the top piece of the destination goes back if it is the other team's."""
+    n = occ_n[sq]
+    if n == 0:
+        return 0
+    top = occ[sq, n - 1]
+    return (1 << top) if team(params, top >> 2) != team(params, seat) else 0
+
+
+@jit
+def credits(st: Row, params: Row, seat: int) -> int:
+    if params[P_KBH] == 2 and not params[P_INDIVIDUAL]:
+        return int(st[KILLS + seat] + st[KILLS + (seat + 2) % 4])
+    return int(st[KILLS + seat])
+
+
+@jit
+def may_go_home(st: Row, params: Row, seat: int) -> bool:
+    """V-KILL-BEFORE-HOME: the final step needs a kill credit."""
+    return params[P_KBH] == 0 or credits(st, params, seat) >= 1
+
+
+@jit
+def record_pieces(st: Row) -> int:
+    """The pieces named by any capture record (they are told apart from their twins)."""
+    mask = 0
+    for r in range(st[REC_LEN]):
+        mask |= st[RECS + r * REC_FIELDS + 1]
+    return mask
+
+
+# --------------------------------------------------------------------------- R-DEADLOCK
+
+
+@jit
+def seat_blocked(st: Row, params: Row, seat: int) -> bool:
+    """As :func:`pachisi.rules.deadlock.seat_blocked`."""
+    if params[P_KBH] == 0 or seat_finished(st, seat):
+        return False
+    pooled = params[P_KBH] == 2 and not params[P_INDIVIDUAL]
+    partner = (seat + 2) % 4
+    if st[KILLS + seat] or (pooled and st[KILLS + partner]):
+        return False
+    capturer = False
+    for i in range(4):
+        if st[POS + 4 * seat + i] <= 75 or (pooled and st[POS + 4 * partner + i] <= 75):
+            capturer = True
+    if not capturer:
+        return True
+    limit = 76 if params[P_CASTLE] == 2 else 75
+    mine = team(params, seat)
+    for g in range(16):
+        if team(params, g >> 2) != mine and st[POS + g] <= limit:
+            return False
+    return True
+
+
+@jit
+def every_side_blocked(st: Row, params: Row) -> bool:
+    if params[P_KBH] == 0:
+        return False
+    if params[P_INDIVIDUAL]:
+        for s in range(4):
+            if not seat_blocked(st, params, s):
+                return False
+        return True
+    for t in range(2):
+        if not (seat_blocked(st, params, t) or seat_blocked(st, params, t + 2)):
+            return False
+    return True

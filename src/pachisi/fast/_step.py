@@ -1,0 +1,517 @@
+"""Compiled transitions: a throw or an action applied to a state row in place.
+
+The port of :func:`pachisi.rules.engine.apply_chance` and
+:func:`~pachisi.rules.engine.apply_action` (C.10a, C.10b, R-ORDER, R-DEADLOCK). The action
+must be legal; the callers check it against :func:`pachisi.fast._legal.legal_actions`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from pachisi.fast._codec import K_DECLINE, K_ENTER, K_EXIT, K_FREE, K_LAP, decode
+from pachisi.fast._jit import jit
+from pachisi.fast._legal import LUDII_ENTRY, entry_progress, legal_actions, pyada_uses, waiting
+from pachisi.fast._ops import (
+    E_AGAIN,
+    E_BEGINS,
+    E_CANCEL,
+    E_DECLINE,
+    E_PYADA,
+    E_THROW,
+    E_THROW_OFF,
+    E_VOID,
+    HAS_PIECE,
+    NONE_WAITING,
+    begin_phase,
+    check_win,
+    draw,
+    emit,
+    end_turn,
+    move,
+    place,
+    seat_done,
+)
+from pachisi.fast._position import (
+    HOME,
+    every_side_blocked,
+    in_values,
+    mover_of,
+    occupancy,
+    on_board,
+)
+from pachisi.fast.layout import (
+    ACT_STAGE,
+    AGAIN,
+    CAPTURED,
+    FLAGS,
+    ITEMS,
+    ITEMS_LEN,
+    MAX_ITEMS,
+    OVER_STAGE,
+    OVERFLOW,
+    POS,
+    PYADA_STAGE,
+    PYADAS,
+    RUN_KEY,
+    RUN_LEN,
+    SEAT,
+    SPEND_STAGE,
+    SPLIT_LEFT,
+    SPLIT_USED,
+    SPLIT_VALUE,
+    STAGE,
+    THROW_K,
+    THROW_OFF_STAGE,
+    THROW_STAGE,
+    THROWOFF,
+    TURN,
+)
+from pachisi.fast.params import (
+    P_714_RETHROW,
+    P_BIG,
+    P_CAPTURE_BONUS,
+    P_COLLECT,
+    P_DRAWS,
+    P_ENTRY_MODE,
+    P_FIRST_FREE,
+    P_FORFEIT_TURN,
+    P_LUDII,
+    P_PYADA,
+    P_PYADA_ALWAYS,
+    P_PYADA_ATTACHED,
+    P_PYADA_VALUES,
+    P_REROLL,
+    P_SCOPE_TURN,
+    P_TABLE,
+    P_TRIPLE,
+)
+
+Row = npt.NDArray[np.int32]
+Occ = npt.NDArray[np.int32]
+Events = npt.NDArray[np.int32]
+
+
+@jit
+def _run_class(params: Row, v: int) -> int:
+    """The triple-cancel class of a value, as :meth:`Ruleset.run_class`."""
+    if params[P_TRIPLE] == 2:
+        return v
+    if in_values(params, params[P_BIG], v):
+        return 1
+    if v == 7:
+        return 2
+    if v == 14:
+        return 3
+    return 0
+
+
+@jit
+def _advance_run(st: Row, params: Row, v: int) -> None:
+    key = _run_class(params, v)
+    if key == 0:
+        st[RUN_KEY] = 0
+        st[RUN_LEN] = 0
+    elif st[RUN_KEY] == key:
+        st[RUN_LEN] += 1
+    else:
+        st[RUN_KEY] = key
+        st[RUN_LEN] = 1
+
+
+@jit
+def _settle(st: Row, params: Row, ev: Events, evn: Row) -> None:
+    """R-DEADLOCK, after every throw and every action: if no side can win, it is a draw."""
+    if params[P_DRAWS] and st[STAGE] != OVER_STAGE and every_side_blocked(st, params):
+        draw(st, ev, evn)
+
+
+# --------------------------------------------------------------------------- throws
+
+
+@jit
+def apply_chance(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
+    """Apply a throw with ``k`` cowries mouth up."""
+    _throw(st, params, k, ev, evn)
+    _settle(st, params, ev, evn)
+
+
+@jit
+def _throw(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
+    v = params[P_TABLE + k]
+    seat = st[SEAT]
+    if st[STAGE] == THROW_OFF_STAGE:
+        _throw_off(st, params, k, v, ev, evn)
+        return
+    emit(ev, evn, E_THROW, seat, -1, -1, -1, v, 0, k)
+    if params[P_COLLECT]:
+        _collect_throw(st, params, v, ev, evn)
+        return
+    m = mover_of(st, params, seat)
+    if (v == 7 or v == 14) and not on_board(st, m):
+        # V-7-14-NEEDS-PIECE: no value; void ends the turn, rethrow_only throws again.
+        emit(ev, evn, E_VOID, seat, -1, -1, -1, v)
+        if not params[P_714_RETHROW]:
+            end_turn(st, params, ev, evn)
+        return
+    if params[P_TRIPLE]:
+        key, length = st[RUN_KEY], st[RUN_LEN]
+        _advance_run(st, params, v)
+        if st[RUN_LEN] >= 3:
+            st[RUN_KEY] = key
+            st[RUN_LEN] = length
+            emit(ev, evn, E_CANCEL, seat, -1, -1, -1, v)
+            end_turn(st, params, ev, evn)
+            return
+    pyadas = 0
+    if params[P_PYADA] and in_values(params, params[P_PYADA_VALUES], v):
+        none_waiting = True
+        for i in range(4):
+            if st[POS + 4 * m + i] == 0:
+                none_waiting = False
+        if params[P_PYADA_ALWAYS] or none_waiting:
+            pyadas = 1
+    st[STAGE] = ACT_STAGE
+    st[THROW_K] = k
+    st[AGAIN] = 1 if in_values(params, params[P_REROLL], v) else 0
+    st[CAPTURED] = 0
+    st[PYADAS] = pyadas
+
+
+@jit
+def _throw_off(st: Row, params: Row, k: int, v: int, ev: Events, evn: Row) -> None:
+    """R-ORDER: every seat throws; the highest value begins; ties throw again."""
+    seat = st[SEAT]
+    st[THROWOFF + seat] = v
+    emit(ev, evn, E_THROW_OFF, seat, -1, -1, -1, v, 0, k)
+    for s in range(4):
+        if st[THROWOFF + s] == -1:
+            st[SEAT] = s
+            return
+    best = -3
+    for s in range(4):
+        best = max(best, st[THROWOFF + s])
+    tied = 0
+    first = -1
+    for s in range(4):
+        if st[THROWOFF + s] == best:
+            tied += 1
+            if first < 0:
+                first = s
+    if tied > 1:
+        for s in range(4):
+            st[THROWOFF + s] = -1 if st[THROWOFF + s] == best else -2
+        st[SEAT] = first
+        return
+    for s in range(4):
+        st[THROWOFF + s] = 0
+    st[SEAT] = first
+    st[TURN] = 1
+    emit(ev, evn, E_BEGINS, first)
+    begin_phase(st, params)
+
+
+@jit
+def _collect_throw(st: Row, params: Row, v: int, ev: Events, evn: Row) -> None:
+    """One throw of a throwing phase in collect mode (C.10b step 2)."""
+    seat = st[SEAT]
+    if (v == 7 or v == 14) and not st[FLAGS] & HAS_PIECE:
+        emit(ev, evn, E_VOID, seat, -1, -1, -1, v)
+        if not params[P_714_RETHROW]:
+            _end_throwing(st, params, ev, evn)
+        return
+    n = st[ITEMS_LEN]
+    if n >= MAX_ITEMS:
+        # Far beyond any real series; the game stops here rather than being played wrong.
+        st[OVERFLOW] = 1
+        st[STAGE] = OVER_STAGE
+        return
+    st[ITEMS + n] = v
+    st[ITEMS_LEN] = n + 1
+    if params[P_TRIPLE]:
+        _advance_run(st, params, v)
+        if st[RUN_LEN] >= 3:
+            emit(ev, evn, E_CANCEL, seat, -1, -1, -1, v)
+            st[ITEMS_LEN] = 0 if params[P_SCOPE_TURN] else n + 1 - 3
+            _end_throwing(st, params, ev, evn)
+            return
+    if not in_values(params, params[P_REROLL], v):
+        _end_throwing(st, params, ev, evn)
+
+
+@jit
+def _end_throwing(st: Row, params: Row, ev: Events, evn: Row) -> None:
+    """Close the throwing phase: count pyadas, then spend or pass the turn (C.10b 3-4)."""
+    st[PYADAS] = 0
+    if params[P_PYADA] and (params[P_PYADA_ALWAYS] or st[FLAGS] & NONE_WAITING):
+        count = 0
+        for q in range(st[ITEMS_LEN]):
+            if in_values(params, params[P_PYADA_VALUES], st[ITEMS + q]):
+                count += 1
+        st[PYADAS] = count
+        if count:
+            emit(ev, evn, E_PYADA, st[SEAT], -1, -1, -1, count)
+    if st[ITEMS_LEN] or st[PYADAS]:
+        st[STAGE] = SPEND_STAGE
+        st[CAPTURED] = 0
+    else:
+        end_turn(st, params, ev, evn)
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@jit
+def apply_action(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events, evn: Row) -> None:
+    """Apply the legal action ``a`` (an id of :mod:`pachisi.fast._codec`)."""
+    _act(st, params, a, occ_n, occ, ev, evn)
+    _settle(st, params, ev, evn)
+
+
+@jit
+def _act(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events, evn: Row) -> None:
+    kind, piece, slot, size, steps, pyada = decode(a)
+    seat = st[SEAT]
+    stage = st[STAGE]
+    if (
+        kind == K_DECLINE
+        and st[AGAIN]
+        and stage == ACT_STAGE
+        and not st[PYADAS]
+        and not st[SPLIT_LEFT]
+        and not params[P_COLLECT]
+        and not params[P_FORFEIT_TURN]
+    ):
+        # A declined grace (R-DECLINE, R-GRACE-REPEAT): the seat simply throws again.
+        emit(ev, evn, E_DECLINE, seat)
+        emit(ev, evn, E_AGAIN, seat)
+        st[STAGE] = THROW_STAGE
+        st[THROW_K] = -1
+        st[AGAIN] = 0
+        st[CAPTURED] = 0
+        return
+    old_split_left = st[SPLIT_LEFT]
+    old_split_used = st[SPLIT_USED]
+    old_captured = st[CAPTURED] == 1
+    # What R-UNUSABLE-THROW's forfeit_turn asks of the position before the decline.
+    only_decline = False
+    pyada_usable = False
+    if kind == K_DECLINE and params[P_FORFEIT_TURN] and stage == ACT_STAGE:
+        out = np.empty(4096, dtype=np.int32)
+        n = legal_actions(st, params, occ_n, occ, out)
+        only_decline = n == 1 and out[0] == 0
+        if only_decline and st[PYADAS] and not params[P_PYADA_ATTACHED]:
+            occupancy(st, params, occ_n, occ)
+            m = mover_of(st, params, seat)
+            pyada_usable = pyada_uses(st, params, occ_n, occ, m, out, 0) > 0
+    v = params[P_TABLE + slot] if slot >= 0 else 0
+    captured = False
+    if kind == K_DECLINE:
+        emit(ev, evn, E_DECLINE, seat)
+    else:
+        captured = _carry_out(st, params, kind, piece, v, size, steps, pyada, occ_n, occ, ev, evn)
+    if params[P_COLLECT]:
+        _after_spend(
+            st, params, kind, piece, v, steps, pyada, old_split_left, old_split_used, ev, evn
+        )
+    elif stage == PYADA_STAGE:
+        st[PYADAS] = 0
+        _after_throw(st, params, captured, ev, evn)
+    else:
+        _after_act(
+            st, params, kind, piece, v, steps, captured, old_split_left, old_split_used,
+            old_captured, only_decline, pyada_usable, ev, evn,
+        )  # fmt: skip
+
+
+@jit
+def _carry_out(
+    st: Row,
+    params: Row,
+    kind: int,
+    piece: int,
+    v: int,
+    size: int,
+    steps: int,
+    pyada: bool,
+    occ_n: Row,
+    occ: Occ,
+    ev: Events,
+    evn: Row,
+) -> bool:
+    """Do what the action says to the board; True if it captured."""
+    m = mover_of(st, params, st[SEAT])
+    if kind == K_ENTER:
+        g = 4 * m + waiting(st, m)
+        t = 1 if pyada else entry_progress(params, v)
+        captures = not (params[P_LUDII] or params[P_ENTRY_MODE] == 0 or pyada)
+        return place(st, params, g, t, captures, occ_n, occ, ev, evn)
+    if kind == K_FREE:
+        g = 4 * m + waiting(st, m)
+        mode = params[P_FIRST_FREE]
+        if mode == 3:
+            return place(st, params, g, LUDII_ENTRY - 1 + v, True, occ_n, occ, ev, evn)
+        if mode == 1:
+            return place(st, params, g, 1, False, occ_n, occ, ev, evn)
+        bonus = 1 if st[PYADAS] and params[P_PYADA_ATTACHED] else 0
+        return place(st, params, g, v + bonus, True, occ_n, occ, ev, evn)
+    g = 4 * m + piece
+    gmask = 1 << g
+    if size > 1:
+        p = st[POS + g]
+        count = 1
+        for j in range(piece + 1, 4):
+            if count < size and st[POS + 4 * m + j] == p:
+                gmask |= 1 << (4 * m + j)
+                count += 1
+    if kind == K_EXIT:
+        move(st, params, gmask, HOME, False, occ_n, occ, ev, evn)
+        return False
+    p = st[POS + g]
+    if pyada:
+        n = 1
+    elif steps:
+        n = steps
+    else:
+        attached = st[STAGE] == ACT_STAGE and st[PYADAS] and params[P_PYADA_ATTACHED]
+        n = v + (1 if attached else 0)
+    if kind == K_LAP:
+        return move(st, params, gmask, p + n - 68, True, occ_n, occ, ev, evn)
+    return move(st, params, gmask, p + n, False, occ_n, occ, ev, evn)
+
+
+@jit
+def _after_act(
+    st: Row,
+    params: Row,
+    kind: int,
+    piece: int,
+    v: int,
+    steps: int,
+    captured: bool,
+    old_split_left: int,
+    old_split_used: int,
+    old_captured: bool,
+    only_decline: bool,
+    pyada_usable: bool,
+    ev: Events,
+    evn: Row,
+) -> None:
+    """C.10a steps 6-9 after the main action with the throw."""
+    if steps:
+        left = (old_split_left if old_split_left else v) - steps
+        if left:
+            st[SPLIT_LEFT] = left
+            st[SPLIT_VALUE] = v
+            st[SPLIT_USED] = old_split_used | (1 << piece)
+            st[CAPTURED] = 1 if (old_captured or captured) else 0
+            check_win(st, params, ev, evn)
+            return
+        st[SPLIT_LEFT] = 0
+        st[SPLIT_VALUE] = 0
+        st[SPLIT_USED] = 0
+        captured = captured or old_captured
+    if params[P_FIRST_FREE] == 3 and kind == K_FREE:
+        end_turn(st, params, ev, evn)
+        return
+    if (
+        kind == K_DECLINE
+        and params[P_FORFEIT_TURN]
+        and only_decline
+        and not (st[PYADAS] and not params[P_PYADA_ATTACHED] and pyada_usable)
+    ):
+        end_turn(st, params, ev, evn)
+        return
+    st[CAPTURED] = 1 if captured else 0
+    if check_win(st, params, ev, evn):
+        return
+    if seat_done(st, params):
+        end_turn(st, params, ev, evn)
+        return
+    if st[PYADAS] and not params[P_PYADA_ATTACHED]:
+        st[STAGE] = PYADA_STAGE
+        emit(ev, evn, E_PYADA, st[SEAT], -1, -1, -1, 1)
+        return
+    st[PYADAS] = 0
+    _after_throw(st, params, captured, ev, evn)
+
+
+@jit
+def _after_throw(st: Row, params: Row, captured: bool, ev: Events, evn: Row) -> None:
+    """C.10a steps 8-9: win, finished seat, then another throw or the next seat."""
+    captured = captured or st[CAPTURED] == 1
+    if st[STAGE] != OVER_STAGE and check_win(st, params, ev, evn):
+        return
+    if seat_done(st, params):
+        end_turn(st, params, ev, evn)
+        return
+    if st[AGAIN] or (captured and params[P_CAPTURE_BONUS]):
+        st[STAGE] = THROW_STAGE
+        st[THROW_K] = -1
+        st[AGAIN] = 0
+        st[CAPTURED] = 0
+        st[PYADAS] = 0
+        emit(ev, evn, E_AGAIN, st[SEAT])
+        return
+    end_turn(st, params, ev, evn)
+
+
+@jit
+def _remove_item(st: Row, v: int) -> None:
+    n = st[ITEMS_LEN]
+    for q in range(n):
+        if st[ITEMS + q] == v:
+            for r in range(q, n - 1):
+                st[ITEMS + r] = st[ITEMS + r + 1]
+            st[ITEMS_LEN] = n - 1
+            return
+
+
+@jit
+def _after_spend(
+    st: Row,
+    params: Row,
+    kind: int,
+    piece: int,
+    v: int,
+    steps: int,
+    pyada: bool,
+    old_split_left: int,
+    old_split_used: int,
+    ev: Events,
+    evn: Row,
+) -> None:
+    """C.10b step 4-6 after one spent item (or a stop)."""
+    if kind == K_DECLINE:
+        _end_spending(st, params, ev, evn)
+        return
+    if pyada:
+        st[PYADAS] -= 1
+    elif steps:
+        if not old_split_left:
+            _remove_item(st, v)
+        left = (old_split_left if old_split_left else v) - steps
+        st[SPLIT_LEFT] = left
+        st[SPLIT_VALUE] = v if left else 0
+        st[SPLIT_USED] = (old_split_used | (1 << piece)) if left else 0
+    else:
+        _remove_item(st, v)
+    if check_win(st, params, ev, evn):
+        return
+    if seat_done(st, params):
+        end_turn(st, params, ev, evn)
+        return
+    if st[SPLIT_LEFT]:
+        return
+    if not st[ITEMS_LEN] and not st[PYADAS]:
+        _end_spending(st, params, ev, evn)
+
+
+@jit
+def _end_spending(st: Row, params: Row, ev: Events, evn: Row) -> None:
+    if st[CAPTURED] and params[P_CAPTURE_BONUS]:
+        emit(ev, evn, E_AGAIN, st[SEAT])
+        begin_phase(st, params)
+        return
+    end_turn(st, params, ev, evn)

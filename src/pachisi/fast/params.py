@@ -1,0 +1,171 @@
+"""A ruleset as the compiled kernels read it: one ``int32`` vector, plus the board tables.
+
+:func:`compile_ruleset` turns a validated :class:`~pachisi.rules.ruleset.Ruleset` into the
+vector (every switch of RULES.md E.1 as a number at a fixed index, below). Sets of throw
+values become bitmasks over ``k``, the number of cowries mouth up: bit ``k`` is set when
+the table's value for ``k`` is in the set. A ruleset the compiled engine cannot play is
+refused with :class:`FastEngineError`, which names the switch; nothing is ever played
+differently.
+
+>>> from pachisi.rules.ruleset import get_ruleset
+>>> params, p = compile_ruleset(get_ruleset("classic"))
+>>> int(params[P_COWRIES]), params[P_TABLE:P_TABLE + 7].tolist(), p
+(6, [25, 10, 2, 3, 4, 5, 6], 0.5)
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from pachisi.rules.board import HOME, IS_CASTLE, NUM_SQUARES, PRIVATE_SQUARES, SQUARE_OF
+from pachisi.rules.cowries import HALF
+from pachisi.rules.ruleset import Ruleset
+
+__all__ = ["MAX_PART", "FastEngineError", "compile_ruleset"]
+
+
+class FastEngineError(ValueError):
+    """A ruleset (or request) the compiled engine cannot serve; the message names why."""
+
+
+MAX_PART: Final = 63
+"""The longest part of a split throw the fixed action space holds (V-SPLIT-THROW)."""
+
+P_COWRIES: Final = 0
+P_TABLE: Final = 1  # 8 values, k = 0..7; -1 past the last cowrie
+P_REROLL: Final = 9
+P_ENTRY: Final = 10
+P_LSE: Final = 11
+P_LSE_LUDII: Final = 12
+P_BIG: Final = 13
+P_PYADA_VALUES: Final = 14
+P_ENTRY_MODE: Final = 15  # 0 consume, 1 consume_plus_move, 2 count_from_charkoni
+P_FIRST_FREE: Final = 16  # 0 travel, 1 square1, 2 off, 3 ludii_forced
+P_714_RETHROW: Final = 17
+P_GRACE_MUST_ENTER: Final = 18
+P_SEAT0_BEGINS: Final = 19
+P_COLLECT: Final = 20
+P_SPLIT: Final = 21  # 0 none, 1 split, 2 group
+P_COMPULSORY: Final = 22
+P_FORFEIT_TURN: Final = 23
+P_LUDII: Final = 24
+P_CASTLE: Final = 25  # 0 block, 1 coexist, 2 inert
+P_STACKING: Final = 26  # 0 all, 1 castles_only, 2 none, 3 a set of squares
+P_TOP_ONE: Final = 27
+P_STACK_IMMUNE: Final = 28
+P_CAPTURE_BONUS: Final = 29
+P_KBH: Final = 30  # 0 false, 1 seat, 2 team
+P_ANNUL: Final = 31
+P_TRIPLE: Final = 32  # 0 off, 1 group, 2 same
+P_SCOPE_TURN: Final = 33
+P_PYADA: Final = 34
+P_PYADA_ALWAYS: Final = 35
+P_PYADA_ATTACHED: Final = 36
+P_PYADA_ENTER: Final = 37
+P_TWO_PLAYERS: Final = 38
+P_INDIVIDUAL: Final = 39
+P_FOR_PARTNER: Final = 40
+P_EXTRA_LAP: Final = 41
+P_BLOCKADE: Final = 42
+P_DRAWS: Final = 43
+P_HALF: Final = 44
+P_STACK_SET: Final = 45  # 96 flags: sharing allowed on the square
+PARAMS_SIZE: Final = P_STACK_SET + NUM_SQUARES
+
+_CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "entry_mode": ("consume", "consume_plus_move", "count_from_charkoni"),
+    "first_piece_free": ("travel", "square1", "off", "ludii_forced"),
+    "split_throw": ("none", "split", "group"),
+    "castle_mode": ("block", "coexist", "inert"),
+    "kill_before_home": ("false", "seat", "team"),
+    "triple_cancel": ("off", "group", "same"),
+}
+
+
+def _mask(r: Ruleset, values: frozenset[int]) -> int:
+    return sum(1 << k for k, v in enumerate(r.score_table) if v in values)
+
+
+def compile_ruleset(r: Ruleset) -> tuple[npt.NDArray[np.int32], float]:
+    """The parameter vector of ``r`` and its mouth-up probability as a float.
+
+    The float is ``float(p_mouth_up)``, the very number the reference engine's throws
+    compare against, so both engines throw alike from the same generator.
+    """
+    if r.split_throw == "split" and max(r.score_table) > MAX_PART + 1:
+        raise FastEngineError(
+            f"split_throw=split with a throw of {max(r.score_table)}: the compiled engine's "
+            f"action space holds split parts of at most {MAX_PART} steps"
+        )
+    p = np.zeros(PARAMS_SIZE, dtype=np.int32)
+    p[P_COWRIES] = r.cowries
+    p[P_TABLE : P_TABLE + 8] = -1
+    p[P_TABLE : P_TABLE + r.cowries + 1] = r.score_table
+    p[P_REROLL] = _mask(r, r.reroll_values)
+    p[P_ENTRY] = _mask(r, r.entry_values)
+    if isinstance(r.last_square_exit, frozenset):
+        p[P_LSE] = _mask(r, r.last_square_exit)
+    else:
+        p[P_LSE_LUDII] = 1
+    p[P_BIG] = _mask(r, r.big_values)
+    p[P_PYADA_VALUES] = _mask(r, r.pyada_values)
+    for key, index in (
+        ("entry_mode", P_ENTRY_MODE),
+        ("first_piece_free", P_FIRST_FREE),
+        ("split_throw", P_SPLIT),
+        ("castle_mode", P_CASTLE),
+        ("kill_before_home", P_KBH),
+        ("triple_cancel", P_TRIPLE),
+    ):
+        p[index] = _CHOICES[key].index(getattr(r, key))
+    p[P_714_RETHROW] = r.seven_fourteen_needs_piece == "rethrow_only"
+    p[P_GRACE_MUST_ENTER] = r.grace_must_enter
+    p[P_SEAT0_BEGINS] = r.first_player == "seat0"
+    p[P_COLLECT] = r.throw_usage == "collect"
+    p[P_COMPULSORY] = r.moves_compulsory
+    p[P_FORFEIT_TURN] = r.unusable_throw == "forfeit_turn"
+    p[P_LUDII] = r.ludii
+    if isinstance(r.stacking, frozenset):
+        p[P_STACKING] = 3
+        for sq in r.stacking:
+            p[P_STACK_SET + sq] = 1
+    else:
+        p[P_STACKING] = ("all", "castles_only", "none").index(r.stacking)
+    p[P_TOP_ONE] = r.capture_scope == "top_one"
+    p[P_STACK_IMMUNE] = r.stack_immune
+    p[P_CAPTURE_BONUS] = r.capture_bonus
+    p[P_ANNUL] = r.recapture_annul
+    p[P_SCOPE_TURN] = r.triple_scope == "turn"
+    p[P_PYADA] = r.pyada
+    p[P_PYADA_ALWAYS] = r.pyada_condition == "always"
+    p[P_PYADA_ATTACHED] = r.pyada_use == "attached"
+    p[P_PYADA_ENTER] = r.pyada_can_enter
+    p[P_TWO_PLAYERS] = r.players == 2
+    p[P_INDIVIDUAL] = r.teams == "individual"
+    p[P_FOR_PARTNER] = r.finished_seat == "throw_for_partner"
+    p[P_EXTRA_LAP] = r.extra_lap
+    p[P_BLOCKADE] = r.blockade
+    p[P_DRAWS] = r.draws_on_deadlock
+    p[P_HALF] = r.p_mouth_up == HALF
+    return p, float(r.p_mouth_up)
+
+
+def _square_table() -> npt.NDArray[np.int32]:
+    table = np.full((4, HOME + 1), -1, dtype=np.int32)
+    for seat in range(4):
+        table[seat, :] = SQUARE_OF[seat]
+    return table
+
+
+SQUARES: Final = _square_table()
+"""``SQUARES[seat, p]``: the square of progress ``p`` (1..83) of ``seat``, else -1."""
+CASTLE: Final = np.array(IS_CASTLE, dtype=np.bool_)
+"""``CASTLE[square]``: the square is one of the 12 castles."""
+PRIVATE: Final = np.array(
+    [any(sq in squares for squares in PRIVATE_SQUARES) for sq in range(NUM_SQUARES)],
+    dtype=np.bool_,
+)
+"""``PRIVATE[square]``: only one seat's pieces ever stand there (R-PRIVATE-COLUMN)."""

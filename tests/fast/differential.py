@@ -1,0 +1,96 @@
+"""Play one seeded game in both engines at once and report the first difference.
+
+At every step both engines must list the same legal actions in the same order, and after
+the same throw or action reach the same state (compared as reference states, so through
+the position string's fields) with the same events.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from pachisi.fast import _legal, _step
+from pachisi.fast.convert import action_id, action_of, events_of, to_row, to_state
+from pachisi.fast.params import compile_ruleset
+from pachisi.notation import write_position
+from pachisi.rules import cowries, engine
+from pachisi.rules.ruleset import parse_ruleset
+from pachisi.rules.state import CHANCE, State
+
+MAX_EVENTS = 64
+
+
+class Scratch:
+    """The buffers the kernels work in."""
+
+    def __init__(self) -> None:
+        self.occ_n = np.zeros(96, np.int32)
+        self.occ = np.zeros((96, 16), np.int32)
+        self.out = np.zeros(4096, np.int32)
+        self.ev = np.zeros((MAX_EVENTS, 8), np.int32)
+        self.evn = np.zeros(2, np.int32)
+
+
+def compare_step(
+    state: State, move: object, row: np.ndarray, params: np.ndarray, w: Scratch
+) -> str:
+    """Apply ``move`` (a throw ``k`` or an Action) in both engines; '' if they agree."""
+    r = state.ruleset
+    w.evn[:] = 0
+    if isinstance(move, int):
+        after, events = engine.apply_chance(state, move)
+        _step.apply_chance(row, params, move, w.ev, w.evn)
+    else:
+        after, events = engine.apply_action(state, move)  # type: ignore[arg-type]
+        _step.apply_action(row, params, action_id(move, r), w.occ_n, w.occ, w.ev, w.evn)  # type: ignore[arg-type]
+    fast = to_state(row, r)
+    if fast != after:
+        return (
+            f"state after {move}:\n  from {write_position(state)}\n"
+            f"  ref  {write_position(after)}\n  fast {fast}"
+        )
+    fast_events = events_of(w.ev, int(w.evn[0]))
+    if fast_events != events:
+        ref_events = [str(e) for e in events]
+        return f"events after {move}: ref {ref_events} fast {[str(e) for e in fast_events]}"
+    return ""
+
+
+def compare_legal(state: State, row: np.ndarray, params: np.ndarray, w: Scratch) -> str:
+    """The legal actions of both engines, in order; '' if they agree."""
+    ref = [action_id(a, state.ruleset) for a in engine.legal_actions(state)]
+    n = _legal.legal_actions(row, params, w.occ_n, w.occ, w.out)
+    fast = [int(x) for x in w.out[:n]]
+    if fast != ref:
+        names = [str(action_of(a, state)) for a in fast]
+        listed = [str(a) for a in engine.legal_actions(state)]
+        return f"legal actions at {write_position(state)}: ref {listed} fast {names}"
+    return ""
+
+
+def play_both(rules: str, seed: int, max_steps: int = 60_000) -> tuple[str, int]:
+    """A seeded random game in both engines: ('', steps) or (the first difference, step)."""
+    r = parse_ruleset(rules)
+    params, _ = compile_ruleset(r)
+    rng = random.Random(seed)
+    w = Scratch()
+    state = engine.new_game(r)
+    row = to_row(state)
+    for step in range(max_steps):
+        if state.is_over:
+            return "", step
+        if engine.current_player(state) == CHANCE:
+            move: object = cowries.throw(rng, r.cowries, r.p_mouth_up)
+        else:
+            problem = compare_legal(state, row, params, w)
+            if problem:
+                return problem, step
+            actions = engine.legal_actions(state)
+            move = actions[rng.randrange(len(actions))]
+        problem = compare_step(state, move, row, params, w)
+        if problem:
+            return problem, step
+        state = engine.apply(state, move)[0]  # type: ignore[arg-type]
+    return "", max_steps
