@@ -492,3 +492,24 @@ def test_play_max_steps_keeps_the_record_within_the_size_limit(
     assert MAX_PLAY_STEPS * 20 <= MAX_RECORD_LENGTH
     code, _, err = run(capsys, "play", "--max-steps", str(MAX_PLAY_STEPS + 1))
     assert code == 2 and "max-steps" in err
+
+
+def test_simulate_engines_and_workers_print_the_same_figures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 6 item 5: --engine fast|reference and --workers change nothing but the time."""
+    outputs = []
+    for extra in (["--engine", "reference"], ["--engine", "fast"], ["--workers", "2"]):
+        code, out, _ = run(
+            capsys, "simulate", "--ruleset", "herklots-7", "--games", "70", "--seed", "4",
+            "--bots", "greedy,random", "--json", *extra,
+        )  # fmt: skip
+        assert code == 0
+        data = json.loads(out)
+        outputs.append({k: v for k, v in data.items() if k not in TIMING})
+    assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_simulate_refuses_an_unknown_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "simulate", "--engine", "turbo")
+    assert code == 2 and out == "" and "engine" in err

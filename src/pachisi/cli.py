@@ -12,6 +12,7 @@ game in :mod:`pachisi.play`; this module holds the argument parser and the subco
     pachisi rules [NAME] [--json]
     pachisi moves POSITION [--json]
     pachisi simulate --ruleset R --games N --seed S [--players 2|4] [--bots B]
+                     [--engine fast|reference] [--workers K]
                      [--max-turns T] [--max-steps N] [--json]
     pachisi replay FILE
     pachisi play [--ruleset R] [--seat S] [--seed N] [--bots B] [--save FILE]
@@ -27,10 +28,9 @@ import json
 import os
 import re
 import sys
-import time
 import traceback
 from collections.abc import Callable
-from typing import Any, Final, NoReturn, TextIO
+from typing import Any, Final, NoReturn
 
 from pachisi.ai.bots import BOT_NAMES, Bot, UnknownBotError, make_bot
 from pachisi.describe import DESCRIPTIONS, describe_action, situation
@@ -42,6 +42,7 @@ from pachisi.notation import (
     write_position,
 )
 from pachisi.play import MAX_STEPS, run_play
+from pachisi.progress import compiling_notice, games_bar
 from pachisi.rules import engine
 from pachisi.rules.board import SEAT_NAMES
 from pachisi.rules.ruleset import (
@@ -57,6 +58,7 @@ from pachisi.savefile import SavePathError
 from pachisi.simulate import (
     DEFAULT_MAX_STEPS,
     DEFAULT_MAX_TURNS,
+    ENGINES,
     Summary,
     simulate,
     wilson_interval,
@@ -95,6 +97,8 @@ MAX_GAMES: Final = 1_000_000
 """The most games one ``simulate`` run plays (some hours at the measured speeds)."""
 MAX_SEED: Final = 2**64 - 1
 """The largest seed the commands accept."""
+MAX_WORKERS: Final = 256
+"""The most worker processes ``simulate --workers`` starts."""
 MAX_CAP: Final = 10**9
 """The largest ``--max-turns`` or ``--max-steps`` of ``simulate``."""
 MAX_PLAY_STEPS: Final = 200_000
@@ -292,6 +296,19 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"abandon a game after N throws and actions (default: {DEFAULT_MAX_STEPS})",
     )
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="fast",
+        help="fast (compiled, the default) or reference (the rules engine): the same games",
+    )
+    p.add_argument(
+        "--workers",
+        type=_integer(1, MAX_WORKERS),
+        default=1,
+        metavar="K",
+        help=f"spread the games over K processes, 1..{MAX_WORKERS} (default: 1)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_cmd_simulate)
 
@@ -444,49 +461,27 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.players == 2 and ruleset.players != 2:
         ruleset = derive(ruleset, {"players": 2})
     bots: list[Bot] = [make_bot(name) for name in _bot_names(args.bots)]
-    bar = _ProgressBar(sys.stderr) if sys.stderr.isatty() else None
-    summary = simulate(
-        ruleset,
-        args.games,
-        args.seed,
-        bots,
-        progress=bar,
-        max_turns=args.max_turns,
-        max_steps=args.max_steps,
-    )
-    if bar is not None:
-        bar.close()
+    if args.engine == "fast":
+        from pachisi.fast import warm_up
+
+        compiling_notice(warm_up)
+    with games_bar(args.games, show=sys.stderr.isatty()) as bar:
+        summary = simulate(
+            ruleset,
+            args.games,
+            args.seed,
+            bots,
+            progress=bar,
+            max_turns=args.max_turns,
+            max_steps=args.max_steps,
+            engine_name=args.engine,
+            workers=args.workers,
+        )
     if args.json:
         print(json.dumps(summary.as_dict()))
     else:
         print(_summary_text(summary))
     return 0
-
-
-class _ProgressBar:
-    """A one-line progress bar redrawn in place on a terminal."""
-
-    WIDTH: Final = 30
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.start = time.perf_counter()
-        self.last = 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        now = time.perf_counter()
-        # Redrawing after every fast game would cost more than the games themselves.
-        if done < total and now - self.last < 0.1:
-            return
-        self.last = now
-        filled = self.WIDTH * done // total if total else self.WIDTH
-        bar = "#" * filled + "." * (self.WIDTH - filled)
-        self.stream.write(f"\r[{bar}] {done}/{total} games  {now - self.start:.1f} s")
-        self.stream.flush()
-
-    def close(self) -> None:
-        self.stream.write("\n")
-        self.stream.flush()
 
 
 def _summary_text(s: Summary) -> str:

@@ -15,7 +15,9 @@ True
 
 from __future__ import annotations
 
+import concurrent.futures
 import math
+import multiprocessing
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -30,6 +32,7 @@ from pachisi.rules.state import CHANCE
 __all__ = [
     "DEFAULT_MAX_STEPS",
     "DEFAULT_MAX_TURNS",
+    "ENGINES",
     "GameStats",
     "Summary",
     "game_rngs",
@@ -203,6 +206,14 @@ Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each game."""
 
 
+ENGINES: Final = ("fast", "reference")
+"""The engines :func:`simulate` can play on: the compiled one (:mod:`pachisi.fast`) or the
+reference rules engine. They give the same games for the same seed."""
+
+_CHUNK: Final = 64
+"""Games handed to a worker (or played between progress reports) at a time."""
+
+
 def simulate(
     ruleset: Ruleset,
     games: int,
@@ -212,24 +223,130 @@ def simulate(
     progress: Progress | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
     max_steps: int = DEFAULT_MAX_STEPS,
+    engine_name: str = "reference",
+    workers: int = 1,
 ) -> Summary:
-    """Play ``games`` games with one bot per seat; game ``i`` uses :func:`game_rngs`."""
+    """Play ``games`` games with one bot per seat; game ``i`` uses :func:`game_rngs`.
+
+    ``engine_name`` is ``reference`` (the rules engine) or ``fast`` (the compiled engine,
+    which plays the ``random`` and ``greedy`` bots); ``workers`` spreads the games over
+    that many processes. Neither changes a single game: the results are the same.
+    """
     if games < 0:
         raise ValueError("the number of games cannot be negative")
     if max_turns < 1 or max_steps < 1:
         raise ValueError("the turn and step caps must be at least 1")
+    if engine_name not in ENGINES:
+        raise ValueError(f"unknown engine {engine_name!r}; choose one of {', '.join(ENGINES)}")
+    if workers < 1:
+        raise ValueError("at least one worker is needed")
+    if engine_name == "fast":
+        _check_fast_bots(bots)
+    chunks = [range(i, min(i + _CHUNK, games)) for i in range(0, games, _CHUNK)]
+    jobs = [
+        (engine_name, ruleset, seed, chunk, tuple(bots), max_turns, max_steps) for chunk in chunks
+    ]
+    start = time.perf_counter()
+    results: list[GameStats] = []
+    if workers == 1 or len(jobs) <= 1:
+        for job in jobs:
+            results += _play_chunk(job)
+            if progress is not None:
+                progress(len(results), games)
+    else:
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+            for stats in pool.map(_play_chunk, jobs):
+                results += stats
+                if progress is not None:
+                    progress(len(results), games)
+    return _summary(ruleset, seed, bots, results, time.perf_counter() - start, max_turns, max_steps)
+
+
+Job = tuple[str, Ruleset, int, range, tuple[Bot, ...], int, int]
+
+
+def _play_chunk(job: Job) -> list[GameStats]:
+    """The games of one chunk (a top-level function, so that worker processes can run it)."""
+    engine_name, ruleset, seed, indices, bots, max_turns, max_steps = job
+    if engine_name == "fast":
+        return _fast_chunk(ruleset, seed, indices, bots, max_turns, max_steps)
+    out = []
+    for i in indices:
+        dice, choices = game_rngs(seed, i)
+        out.append(
+            play_game(
+                ruleset, dice, bots, bot_rng=choices, max_turns=max_turns, max_steps=max_steps
+            )
+        )
+    return out
+
+
+def _check_fast_bots(bots: Sequence[Bot]) -> None:
+    """The compiled engine plays the stock random and greedy bots, nothing else."""
+    from pachisi.ai.bots import GreedyBot, RandomBot, Weights
+
+    for bot in bots:
+        stock = isinstance(bot, RandomBot) or (
+            isinstance(bot, GreedyBot) and bot.weights == Weights()
+        )
+        if not stock:
+            raise ValueError(
+                f"the fast engine plays only the random and greedy bots, not {bot.name!r} "
+                "(use the reference engine)"
+            )
+
+
+def _fast_chunk(
+    ruleset: Ruleset,
+    seed: int,
+    indices: range,
+    bots: tuple[Bot, ...],
+    max_turns: int,
+    max_steps: int,
+) -> list[GameStats]:
+    from pachisi.fast.convert import to_state
+    from pachisi.fast.playouts import simulate_games
+
+    result = simulate_games(
+        ruleset,
+        seed,
+        list(indices),
+        [b.name for b in bots],
+        max_turns=max_turns,
+        max_steps=max_steps,
+    )
+    out = []
+    for j in range(len(indices)):
+        state = to_state(result.rows[j], ruleset)
+        outcome = engine.outcome(state)
+        out.append(
+            GameStats(
+                throws=int(result.throws[j]),
+                actions=int(result.actions[j]),
+                captures=int(result.captures[j]),
+                turns=state.turn,
+                winner=outcome.winner if outcome else None,
+                winning_seats=outcome.seats if outcome else (),
+                drawn=outcome is not None and outcome.is_draw,
+            )
+        )
+    return out
+
+
+def _summary(
+    ruleset: Ruleset,
+    seed: int,
+    bots: Sequence[Bot],
+    results: list[GameStats],
+    seconds: float,
+    max_turns: int,
+    max_steps: int,
+) -> Summary:
     wins = [0, 0, 0, 0]
     teams = [0, 0]
-    throws = actions = captures = unfinished = draws = 0
-    start = time.perf_counter()
-    for i in range(games):
-        dice, choices = game_rngs(seed, i)
-        stats = play_game(
-            ruleset, dice, bots, bot_rng=choices, max_turns=max_turns, max_steps=max_steps
-        )
-        throws += stats.throws
-        actions += stats.actions
-        captures += stats.captures
+    draws = unfinished = 0
+    for stats in results:
         if stats.drawn:
             draws += 1
         elif stats.winner is None:
@@ -239,19 +356,17 @@ def simulate(
                 wins[s] += 1
             if ruleset.teams != "individual":
                 teams[stats.winner] += 1
-        if progress is not None:
-            progress(i + 1, games)
     return Summary(
         ruleset=str(ruleset),
         seed=seed,
         bots=tuple(b.name for b in bots),
-        games=games,
+        games=len(results),
         draws=draws,
         unfinished=unfinished,
-        seconds=time.perf_counter() - start,
-        throws=throws,
-        actions=actions,
-        captures=captures,
+        seconds=seconds,
+        throws=sum(r.throws for r in results),
+        actions=sum(r.actions for r in results),
+        captures=sum(r.captures for r in results),
         wins_by_seat=(wins[0], wins[1], wins[2], wins[3]),
         wins_by_team=None if ruleset.teams == "individual" else (teams[0], teams[1]),
         max_turns=max_turns,

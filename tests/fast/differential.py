@@ -12,6 +12,7 @@ import random
 import numpy as np
 
 from pachisi.fast import _legal, _step
+from pachisi.fast._position import OCC_N_SIZE
 from pachisi.fast.convert import action_id, action_of, events_of, to_row, to_state
 from pachisi.fast.params import compile_ruleset
 from pachisi.notation import write_position
@@ -26,11 +27,12 @@ class Scratch:
     """The buffers the kernels work in."""
 
     def __init__(self) -> None:
-        self.occ_n = np.zeros(96, np.int32)
+        self.occ_n = np.zeros(OCC_N_SIZE, np.int32)
         self.occ = np.zeros((96, 16), np.int32)
         self.out = np.zeros(4096, np.int32)
         self.ev = np.zeros((MAX_EVENTS, 8), np.int32)
         self.evn = np.zeros(2, np.int32)
+        self.pool = _legal.new_pool()
 
 
 def compare_step(
@@ -61,7 +63,7 @@ def compare_step(
 def compare_legal(state: State, row: np.ndarray, params: np.ndarray, w: Scratch) -> str:
     """The legal actions of both engines, in order; '' if they agree."""
     ref = [action_id(a, state.ruleset) for a in engine.legal_actions(state)]
-    n = _legal.legal_actions(row, params, w.occ_n, w.occ, w.out)
+    n = _legal.legal_actions(row, params, w.occ_n, w.occ, w.out, w.pool)
     fast = [int(x) for x in w.out[:n]]
     if fast != ref:
         names = [str(action_of(a, state)) for a in fast]

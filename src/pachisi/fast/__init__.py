@@ -7,3 +7,24 @@ parameter vector (:mod:`pachisi.fast.params`), actions ids of a fixed action spa
 (:mod:`pachisi.fast._codec`), and transitions numba-compiled kernels that work in place.
 :mod:`pachisi.fast.convert` maps states, actions and events to the reference ones and back.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def warm_up() -> bool:
+    """Make sure the kernels are ready: load them from the on-disk cache, or compile them
+    (a minute or two, once after an install). True if they had to be compiled."""
+    from pachisi.fast import _playout
+    from pachisi.fast.playouts import playouts, simulate_games
+    from pachisi.rules import engine
+    from pachisi.rules.ruleset import get_ruleset
+
+    # Games capped at one step run each entry point's compiled code once.
+    classic = get_ruleset("classic")
+    playouts(engine.new_game(classic), 1, seed=0, players="greedy", max_steps=1)
+    simulate_games(classic, 0, [0], ["greedy"] * 4, max_turns=1, max_steps=1)
+    # numba's dispatchers count the signatures they had to compile rather than load.
+    kernels: tuple[Any, ...] = (_playout.play_many, _playout.play_seeded)
+    return any(kernel.stats.cache_misses for kernel in kernels)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from pachisi.fast._jit import jit
+from pachisi.fast._jit import inline
 
 DECLINE_ID: Final = 0
 MOVE_BASE: Final = 1
@@ -51,32 +51,32 @@ K_EXIT: Final = 4
 K_LAP: Final = 5
 
 
-@jit
+@inline
 def move_id(piece: int, slot: int) -> int:
     return MOVE_BASE + 8 * piece + slot
 
 
-@jit
+@inline
 def lap_id(piece: int, slot: int) -> int:
     return LAP_BASE + 8 * piece + slot
 
 
-@jit
+@inline
 def exit_id(piece: int, slot: int) -> int:
     return EXIT_BASE + 8 * piece + slot
 
 
-@jit
+@inline
 def group_id(piece: int, size: int, slot: int) -> int:
     return GROUP_BASE + 8 * (3 * piece + size - 2) + slot
 
 
-@jit
+@inline
 def part_id(piece: int, slot: int, steps: int) -> int:
     return PART_BASE + PART_STEPS * (8 * piece + slot) + steps - 1
 
 
-@jit
+@inline
 def decode(a: int) -> tuple[int, int, int, int, int, bool]:
     """``(kind, piece, slot, size, steps, pyada)`` of action ``a``.
 

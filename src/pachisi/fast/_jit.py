@@ -18,3 +18,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 def jit(fn: F) -> F:
     """Compile ``fn`` in nopython mode, caching the result on disk."""
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
+
+
+def inline(fn: F) -> F:
+    """As :func:`jit`, and inlined into its callers: for the small helpers of hot loops,
+    where a call (with its array arguments' reference counting) costs more than the work."""
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(fn))

@@ -28,6 +28,7 @@ from pachisi.fast._ops import move
 from pachisi.fast._position import (
     HOME,
     LAST_SQUARE,
+    OCC_N_SIZE,
     in_values,
     landing,
     may_go_home,
@@ -54,6 +55,7 @@ from pachisi.fast.layout import (
     SPLIT_USED,
     SPLIT_VALUE,
     STAGE,
+    STATE_SIZE,
     THROW_K,
 )
 from pachisi.fast.params import (
@@ -78,40 +80,46 @@ from pachisi.fast.params import (
 
 Row = npt.NDArray[np.int32]
 Occ = npt.NDArray[np.int32]
+Pool = tuple[
+    npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32]
+]
+"""Split-search scratch, one level per row: state rows, occupancy counts (with an event
+count and the level's search position), occupancy; and an empty event buffer, for moves
+whose events nobody reads."""
 
 LUDII_ENTRY = 13
 
 
 @jit
-def movable(st: Row, params: Row, m: int, exclude: int, out: Row) -> int:
-    """The mover's pieces on the board, one per group of interchangeable pieces."""
-    n = 0
+def movable(st: Row, params: Row, m: int, exclude: int) -> int:
+    """The mover's pieces on the board (a bitmask over a..d), one per group of
+    interchangeable pieces; ``exclude`` leaves pieces out before grouping."""
+    mask = 0
     if params[P_LUDII]:
         for i in range(4):
             p = st[POS + 4 * m + i]
             if 0 < p < HOME and not (exclude >> i) & 1:
-                out[n] = i
-                n += 1
-        return n
+                mask |= 1 << i
+        return mask
     in_records = record_pieces(st)
     for i in range(4):
         g = 4 * m + i
         p = st[POS + g]
         if 0 < p < HOME and not (exclude >> i) & 1:
             same = False
-            for j in range(n):
-                h = 4 * m + out[j]
+            for j in range(i):
+                h = 4 * m + j
                 if (
-                    st[POS + h] == p
+                    (mask >> j) & 1
+                    and st[POS + h] == p
                     and (st[LAPS] >> h) & 1 == (st[LAPS] >> g) & 1
                     and (in_records >> h) & 1 == (in_records >> g) & 1
                 ):
                     same = True
                     break
             if not same:
-                out[n] = i
-                n += 1
-    return n
+                mask |= 1 << i
+    return mask
 
 
 @jit
@@ -194,7 +202,16 @@ def _free_use(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, v: int, bonus:
 
 @jit
 def value_uses(
-    st: Row, params: Row, occ_n: Row, occ: Occ, m: int, v: int, bonus: int, out: Row, n: int
+    st: Row,
+    params: Row,
+    occ_n: Row,
+    occ: Occ,
+    m: int,
+    v: int,
+    bonus: int,
+    out: Row,
+    n: int,
+    pool: Pool,
 ) -> int:
     """Every use of a throw of value ``v`` by seat ``m`` (C.10a step 5), after ``out[:n]``."""
     if params[P_LUDII]:
@@ -202,9 +219,10 @@ def value_uses(
     start = n
     steps = v + bonus
     slot = value_slot(params, v)
-    pieces = np.empty(4, dtype=np.int32)
-    for j in range(movable(st, params, m, 0, pieces)):
-        i = pieces[j]
+    pieces = movable(st, params, m, 0)
+    for i in range(4):
+        if not (pieces >> i) & 1:
+            continue
         g = 4 * m + i
         p = st[POS + g]
         if move_legal(st, params, occ_n, occ, m, g, 1, steps):
@@ -234,7 +252,7 @@ def value_uses(
     if params[P_SPLIT] == 2:
         n = _group_uses(st, params, occ_n, occ, m, steps, slot, out, n)
     if params[P_SPLIT] == 1 and not bonus and v >= 2:
-        n = _split_parts(st, params, occ_n, occ, m, v, v, out, n, True)
+        n = _split_parts(st, params, occ_n, occ, m, v, v, out, n, True, pool)
     free = -1
     if not (st[ENTERED] >> m) & 1 and params[P_FIRST_FREE] != 2:
         free = _free_use(st, params, occ_n, occ, m, v, bonus)
@@ -284,10 +302,9 @@ def _group_uses(
 @jit
 def pyada_uses(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, out: Row, n: int) -> int:
     """A pyada: one step for any piece, or an entry with ``pyada_can_enter`` (V-PYADA)."""
-    pieces = np.empty(4, dtype=np.int32)
-    for j in range(movable(st, params, m, 0, pieces)):
-        i = pieces[j]
-        if move_legal(st, params, occ_n, occ, m, 4 * m + i, 1, 1):
+    pieces = movable(st, params, m, 0)
+    for i in range(4):
+        if (pieces >> i) & 1 and move_legal(st, params, occ_n, occ, m, 4 * m + i, 1, 1):
             out[n] = PYADA_MOVE_BASE + i
             n += 1
     if params[P_PYADA_ENTER]:
@@ -325,6 +342,20 @@ def ludii_uses(st: Row, params: Row, m: int, v: int, out: Row, n: int) -> int:
 
 # --------------------------------------------------------------------------- split throws
 
+SPLIT_DEPTH = 6
+"""Levels of the split search's scratch pool: each level moves one more piece (4 at most)."""
+
+
+@jit
+def new_pool() -> Pool:
+    """Scratch for the split search: a state row, occupancy and an event count per level."""
+    return (
+        np.zeros((SPLIT_DEPTH, STATE_SIZE), dtype=np.int32),
+        np.zeros((SPLIT_DEPTH, OCC_N_SIZE + 7), dtype=np.int32),
+        np.zeros((SPLIT_DEPTH, 96, 16), dtype=np.int32),
+        np.zeros((0, 8), dtype=np.int32),
+    )
+
 
 @jit
 def _split_parts(
@@ -338,6 +369,7 @@ def _split_parts(
     out: Row,
     n: int,
     first_only: bool,
+    pool: Pool,
 ) -> int:
     """Parts of ``left`` steps (of the throw ``v``) that still lead to a full split.
 
@@ -346,9 +378,10 @@ def _split_parts(
     used = st[SPLIT_USED]
     starting = left == v and used == 0
     slot = value_slot(params, v)
-    pieces = np.empty(4, dtype=np.int32)
-    for j in range(movable(st, params, m, used, pieces)):
-        i = pieces[j]
+    pieces = movable(st, params, m, used)
+    for i in range(4):
+        if not (pieces >> i) & 1:
+            continue
         g = 4 * m + i
         top = left - 1 if starting else left
         for k in range(1, top + 1):
@@ -359,9 +392,12 @@ def _split_parts(
                     out[n] = part_id(i, slot, k)
                     n += 1
                 continue
-            if _completes_directly(st, params, occ_n, occ, m, i, k, left) or _completable(
-                _after_part(st, params, m, i, k, left), params, m, left - k
-            ):
+            if _completes_directly(st, params, occ_n, occ, m, i, k, left):
+                out[n] = part_id(i, slot, k)
+                n += 1
+                continue
+            _after_part(st, params, m, i, k, left, pool, 0)
+            if _completable(params, m, left - k, pool, 0):
                 out[n] = part_id(i, slot, k)
                 n += 1
     return n
@@ -373,7 +409,7 @@ def _completes_directly(
 ) -> bool:
     """Quick sufficient test: after a capture-free part, one other piece takes the rest.
 
-    The moved piece's square is patched in the occupancy, then put back.
+    The moved piece's square is patched in the occupancy, then put back as it was.
     """
     g = 4 * m + i
     p = st[POS + g]
@@ -384,71 +420,111 @@ def _completes_directly(
     sq_to = SQUARES[m, t]
     if landing(params, occ_n, occ, m, 1, sq_to) > 0:
         return False
-    saved_from = occ[sq_from].copy()
-    saved_n_from = occ_n[sq_from]
-    saved_n_to = occ_n[sq_to]
-    w = 0
+    at = -1
     for q in range(occ_n[sq_from]):
-        if occ[sq_from, q] != g:
-            occ[sq_from, w] = occ[sq_from, q]
-            w += 1
-    occ_n[sq_from] = w
+        if occ[sq_from, q] == g:
+            at = q
+    for q in range(at, occ_n[sq_from] - 1):
+        occ[sq_from, q] = occ[sq_from, q + 1]
+    occ_n[sq_from] -= 1
     occ[sq_to, occ_n[sq_to]] = g
     occ_n[sq_to] += 1
     used = st[SPLIT_USED] | (1 << i)
     result = False
-    pieces = np.empty(4, dtype=np.int32)
-    for q in range(movable(st, params, m, used, pieces)):
-        if move_legal(st, params, occ_n, occ, m, 4 * m + pieces[q], 1, left - k):
+    pieces = movable(st, params, m, used)
+    for j in range(4):
+        if (pieces >> j) & 1 and move_legal(st, params, occ_n, occ, m, 4 * m + j, 1, left - k):
             result = True
             break
-    occ_n[sq_to] = saved_n_to
-    occ[sq_from] = saved_from
-    occ_n[sq_from] = saved_n_from
+    occ_n[sq_to] -= 1
+    for q in range(occ_n[sq_from], at, -1):
+        occ[sq_from, q] = occ[sq_from, q - 1]
+    occ[sq_from, at] = g
+    occ_n[sq_from] += 1
     return result
 
 
 @jit
-def _after_part(st: Row, params: Row, m: int, i: int, k: int, left: int) -> Row:
-    """A copy of ``st`` after piece ``i`` of ``m`` takes a part of ``k`` steps."""
-    after = st.copy()
-    occ_n = np.zeros(96, dtype=np.int32)
-    occ = np.empty((96, 16), dtype=np.int32)
-    ev = np.empty((0, 8), dtype=np.int32)
-    evn = np.zeros(2, dtype=np.int32)
+def _after_part(
+    st: Row, params: Row, m: int, i: int, k: int, left: int, pool: Pool, d: int
+) -> None:
+    """Level ``d`` of the pool becomes ``st`` after piece ``i`` of ``m`` takes ``k`` steps."""
+    after = pool[0][d]
+    for q in range(st.shape[0]):
+        after[q] = st[q]
+    occ_n = pool[1][d]
     g = 4 * m + i
-    move(after, params, 1 << g, st[POS + g] + k, False, occ_n, occ, ev, evn)
+    move(after, params, m, 1 << g, st[POS + g] + k, False, occ_n, pool[2][d], pool[3],
+         occ_n[OCC_N_SIZE:])  # fmt: skip
     after[SPLIT_LEFT] = left - k
     after[SPLIT_USED] |= 1 << i
-    return after
+
+
+_META = OCC_N_SIZE + 2
+"""Where a pool level keeps its search position: steps left, unused pieces, candidate
+pieces, the piece being tried and the next part to try for it (0: go to the next piece)."""
+_LEFT, _UNUSED, _PIECES, _PIECE, _NEXT = range(_META, _META + 5)
 
 
 @jit
-def _completable(st: Row, params: Row, m: int, left: int) -> bool:
-    """Whether the remaining ``left`` steps can be shared among the unused pieces."""
-    occ_n = np.zeros(96, dtype=np.int32)
-    occ = np.empty((96, 16), dtype=np.int32)
-    occupancy(st, params, occ_n, occ)
+def _open(params: Row, m: int, pool: Pool, d: int, left: int) -> None:
+    """Start searching level ``d``: its occupancy, and its candidates from the first."""
+    st = pool[0][d]
+    meta = pool[1][d]
+    occupancy(st, params, meta, pool[2][d])
     used = st[SPLIT_USED]
     # Each piece takes at most one part, so sharing the rest further needs two unused pieces.
     unused = 0
     for j in range(4):
         if not (used >> j) & 1 and 0 < st[POS + 4 * m + j] < HOME:
             unused += 1
-    pieces = np.empty(4, dtype=np.int32)
-    for q in range(movable(st, params, m, used, pieces)):
-        i = pieces[q]
-        g = 4 * m + i
-        if move_legal(st, params, occ_n, occ, m, g, 1, left):
-            return True
-        if unused < 2:
-            continue
-        for k in range(1, left):
-            if move_legal(st, params, occ_n, occ, m, g, 1, k) and _completable(
-                _after_part(st, params, m, i, k, left), params, m, left - k
-            ):
-                return True
-    return False
+    meta[_LEFT] = left
+    meta[_UNUSED] = unused
+    meta[_PIECES] = movable(st, params, m, used)
+    meta[_PIECE] = -1
+    meta[_NEXT] = 0
+
+
+@jit
+def _completable(params: Row, m: int, left: int, pool: Pool, d0: int) -> bool:
+    """Whether the remaining ``left`` steps of level ``d0``'s state can be shared among its
+    unused pieces: a depth-first search, one pool level per piece that takes a part
+    (numba cannot cache a recursive function, so the stack is the pool)."""
+    _open(params, m, pool, d0, left)
+    d = d0
+    while True:
+        st = pool[0][d]
+        meta = pool[1][d]
+        occ = pool[2][d]
+        deeper = False
+        while not deeper:
+            if meta[_NEXT] == 0:
+                i = meta[_PIECE] + 1
+                while i < 4 and not (meta[_PIECES] >> i) & 1:
+                    i += 1
+                if i == 4:
+                    break
+                meta[_PIECE] = i
+                if move_legal(st, params, meta, occ, m, 4 * m + i, 1, meta[_LEFT]):
+                    return True
+                if meta[_UNUSED] >= 2:
+                    meta[_NEXT] = 1
+                continue
+            i = meta[_PIECE]
+            k = meta[_NEXT]
+            if k >= meta[_LEFT]:
+                meta[_NEXT] = 0
+                continue
+            meta[_NEXT] = k + 1
+            if move_legal(st, params, meta, occ, m, 4 * m + i, 1, k):
+                _after_part(st, params, m, i, k, meta[_LEFT], pool, d + 1)
+                _open(params, m, pool, d + 1, meta[_LEFT] - k)
+                d += 1
+                deeper = True
+        if not deeper:
+            if d == d0:
+                return False
+            d -= 1
 
 
 # --------------------------------------------------------------------------- entry point
@@ -464,7 +540,7 @@ def _finish_list(params: Row, out: Row, n: int) -> int:
 
 
 @jit
-def legal_actions(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row) -> int:
+def legal_actions(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row, pool: Pool) -> int:
     """Every distinct legal action of the seat to act, in the reference engine's order."""
     stage = st[STAGE]
     m = mover_of(st, params, st[SEAT])
@@ -477,7 +553,7 @@ def legal_actions(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row) -> int:
         occupancy(st, params, occ_n, occ)
         if st[SPLIT_LEFT]:
             return _split_parts(
-                st, params, occ_n, occ, m, st[SPLIT_VALUE], st[SPLIT_LEFT], out, 0, False
+                st, params, occ_n, occ, m, st[SPLIT_VALUE], st[SPLIT_LEFT], out, 0, False, pool
             )
         if params[P_FIRST_FREE] == 3 and not (st[ENTERED] >> m) & 1:
             free = _free_use(st, params, occ_n, occ, m, v, 0)
@@ -486,7 +562,7 @@ def legal_actions(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row) -> int:
             out[0] = free
             return 1
         bonus = 1 if st[PYADAS] and params[P_PYADA_ATTACHED] else 0
-        n = value_uses(st, params, occ_n, occ, m, v, bonus, out, 0)
+        n = value_uses(st, params, occ_n, occ, m, v, bonus, out, 0, pool)
         return _finish_list(params, out, n)
     if stage == PYADA_STAGE:
         occupancy(st, params, occ_n, occ)
@@ -496,7 +572,7 @@ def legal_actions(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row) -> int:
         occupancy(st, params, occ_n, occ)
         if st[SPLIT_LEFT]:
             return _split_parts(
-                st, params, occ_n, occ, m, st[SPLIT_VALUE], st[SPLIT_LEFT], out, 0, False
+                st, params, occ_n, occ, m, st[SPLIT_VALUE], st[SPLIT_LEFT], out, 0, False, pool
             )
         n = 0
         done = 0
@@ -509,7 +585,7 @@ def legal_actions(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row) -> int:
                     best = v
             if best < 0:
                 break
-            n = value_uses(st, params, occ_n, occ, m, best, 0, out, n)
+            n = value_uses(st, params, occ_n, occ, m, best, 0, out, n, pool)
             done = best
         if st[PYADAS]:
             n = pyada_uses(st, params, occ_n, occ, m, out, n)

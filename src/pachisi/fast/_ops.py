@@ -12,15 +12,16 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.fast._jit import jit
+from pachisi.fast._jit import inline, jit
 from pachisi.fast._position import (
     HOME,
     LAST_SQUARE,
     landing,
-    ludii_capture,
     mover_of,
     occupancy,
     seat_finished,
+    team,
+    top_piece,
 )
 from pachisi.fast.layout import (
     AGAIN,
@@ -89,7 +90,7 @@ HAS_PIECE = 1
 NONE_WAITING = 2
 
 
-@jit
+@inline
 def emit(
     ev: Events,
     evn: Row,
@@ -151,7 +152,7 @@ def left_square(st: Row, params: Row, g: int) -> None:
                 break
 
 
-@jit
+@inline
 def _push_order(st: Row, g: int) -> None:
     st[ORDER + st[ORDER_LEN]] = g
     st[ORDER_LEN] += 1
@@ -201,6 +202,7 @@ def capture(
 def move(
     st: Row,
     params: Row,
+    seat: int,
     gmask: int,
     t: int,
     lap: bool,
@@ -209,18 +211,16 @@ def move(
     ev: Events,
     evn: Row,
 ) -> bool:
-    """Move the pieces of ``gmask`` to progress ``t`` (84 = home), resolving the landing.
-
-    True if it captured. The pieces are one seat's, all on one progress.
-    """
-    seat = -1
-    for g in range(16):
-        if (gmask >> g) & 1:
-            seat = g >> 2
-            break
-    occupancy(st, params, occ_n, occ)
+    """Move ``seat``'s pieces of ``gmask`` (all on one progress) to ``t`` (84 = home),
+    resolving the landing. True if it captured."""
+    ludii = params[P_LUDII] == 1
+    if not ludii and t != HOME:
+        occupancy(st, params, occ_n, occ)
+    sq = SQUARES[seat, t] if t != HOME else -1
+    top = top_piece(st, sq) if ludii and t != HOME else -1
     n_moving = 0
-    for g in range(16):
+    for i in range(4):
+        g = 4 * seat + i
         if (gmask >> g) & 1:
             frm = st[POS + g]
             left_square(st, params, g)
@@ -233,9 +233,9 @@ def move(
             n_moving += 1
     if t == HOME:
         return False
-    sq = SQUARES[seat, t]
-    if params[P_LUDII]:
-        captured = ludii_capture(params, occ_n, occ, seat, sq)
+    if ludii:
+        # E.2 5a: the top piece of the destination goes back if it is the other team's.
+        captured = (1 << top) if top >= 0 and team(params, top >> 2) != team(params, seat) else 0
     else:
         captured = landing(params, occ_n, occ, seat, n_moving, sq)
         if captured < 0:
@@ -243,9 +243,9 @@ def move(
     if captured:
         capture(st, params, seat, gmask, captured, sq, ev, evn)
     if params[P_TOP_ONE]:
-        for g in range(16):
-            if (gmask >> g) & 1:
-                _push_order(st, g)
+        for i in range(4):
+            if (gmask >> (4 * seat + i)) & 1:
+                _push_order(st, 4 * seat + i)
     return captured != 0
 
 
@@ -284,7 +284,7 @@ def place(
 # --------------------------------------------------------------------------- turn flow
 
 
-@jit
+@inline
 def _takes_turns(st: Row, params: Row, seat: int) -> bool:
     if params[P_LUDII] or params[P_FOR_PARTNER]:
         return True
@@ -392,7 +392,7 @@ def draw(st: Row, ev: Events, evn: Row) -> None:
     emit(ev, evn, E_DRAW)
 
 
-@jit
+@inline
 def seat_done(st: Row, params: Row) -> bool:
     """C.9: under ``skip`` the turn's seat, once finished, ends its turn at once."""
     if params[P_LUDII] or params[P_FOR_PARTNER]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.fast._jit import jit
+from pachisi.fast._jit import inline, jit
 from pachisi.fast.layout import KILLS, ORDER, ORDER_LEN, POS, REC_FIELDS, REC_LEN, RECS
 from pachisi.fast.params import (
     CASTLE,
@@ -37,7 +37,7 @@ HOME = 84
 LAST_SQUARE = 83
 
 
-@jit
+@inline
 def team(params: Row, seat: int) -> int:
     """R-TEAMS: seats 0+2 and 1+3 are partners; under V-INDIVIDUAL every seat is alone."""
     if params[P_INDIVIDUAL]:
@@ -45,7 +45,7 @@ def team(params: Row, seat: int) -> int:
     return seat & 1
 
 
-@jit
+@inline
 def in_values(params: Row, mask: int, v: int) -> bool:
     """Whether the throw value ``v`` is in the value set given as a mask over ``k``."""
     for k in range(params[P_COWRIES] + 1):
@@ -54,7 +54,7 @@ def in_values(params: Row, mask: int, v: int) -> bool:
     return False
 
 
-@jit
+@inline
 def value_slot(params: Row, v: int) -> int:
     """The lowest ``k`` whose throw has the value ``v`` (-1 if none): the action codec's
     name for a value."""
@@ -64,7 +64,7 @@ def value_slot(params: Row, v: int) -> int:
     return -1
 
 
-@jit
+@inline
 def seat_finished(st: Row, seat: int) -> bool:
     for i in range(4):
         if st[POS + 4 * seat + i] != HOME:
@@ -72,7 +72,7 @@ def seat_finished(st: Row, seat: int) -> bool:
     return True
 
 
-@jit
+@inline
 def on_board(st: Row, seat: int) -> bool:
     for i in range(4):
         p = st[POS + 4 * seat + i]
@@ -81,7 +81,7 @@ def on_board(st: Row, seat: int) -> bool:
     return False
 
 
-@jit
+@inline
 def mover_of(st: Row, params: Row, seat: int) -> int:
     """The seat whose pieces ``seat``'s turn moves (V-PARTNER-THROWS)."""
     if params[P_FOR_PARTNER] and not params[P_INDIVIDUAL] and seat_finished(st, seat):
@@ -89,28 +89,42 @@ def mover_of(st: Row, params: Row, seat: int) -> int:
     return seat
 
 
+OCC_N_SIZE = 96 + 1 + 16
+"""The length of an ``occ_n`` scratch array: 96 counts, then how many squares the last
+fill used and which, so that the next fill clears only those (it starts as all zeros)."""
+_USED = 96
+
+
+@inline
+def _occupy(occ_n: Row, occ: npt.NDArray[np.int32], g: int, sq: int) -> None:
+    n = occ_n[sq]
+    if n == 0:
+        occ_n[_USED + 1 + occ_n[_USED]] = sq
+        occ_n[_USED] += 1
+    occ[sq, n] = g
+    occ_n[sq] = n + 1
+
+
 @jit
 def occupancy(st: Row, params: Row, occ_n: Row, occ: npt.NDArray[np.int32]) -> None:
     """Fill ``occ_n``/``occ``: the pieces on every square, bottom to top under ``top_one``."""
-    occ_n[:] = 0
+    for j in range(occ_n[_USED]):
+        occ_n[occ_n[_USED + 1 + j]] = 0
+    occ_n[_USED] = 0
     if params[P_TOP_ONE]:
         for j in range(st[ORDER_LEN]):
             g = st[ORDER + j]
             p = st[POS + g]
             if 0 < p < HOME:
-                sq = SQUARES[g >> 2, p]
-                occ[sq, occ_n[sq]] = g
-                occ_n[sq] += 1
+                _occupy(occ_n, occ, g, SQUARES[g >> 2, p])
     else:
         for g in range(16):
             p = st[POS + g]
             if 0 < p < HOME:
-                sq = SQUARES[g >> 2, p]
-                occ[sq, occ_n[sq]] = g
-                occ_n[sq] += 1
+                _occupy(occ_n, occ, g, SQUARES[g >> 2, p])
 
 
-@jit
+@inline
 def stacking_allows(params: Row, friendly: int, sq: int) -> bool:
     """V-STACK-RESTRICTED: may ``friendly`` friendly pieces stand together on ``sq``."""
     mode = params[P_STACKING]
@@ -125,13 +139,13 @@ def stacking_allows(params: Row, friendly: int, sq: int) -> bool:
 
 @jit
 def _two_of_one_side(params: Row, pieces: int) -> bool:
-    counts = np.zeros(4, dtype=np.int32)
+    seen = 0
     for g in range(16):
         if (pieces >> g) & 1:
             t = team(params, g >> 2)
-            counts[t] += 1
-            if counts[t] >= 2:
+            if (seen >> t) & 1:
                 return True
+            seen |= 1 << t
     return False
 
 
@@ -212,29 +226,30 @@ def landing(
 
 
 @jit
-def ludii_capture(params: Row, occ_n: Row, occ: npt.NDArray[np.int32], seat: int, sq: int) -> int:
-    """E.2 5a: the top piece of the destination goes back if it is the other team's."""
-    n = occ_n[sq]
-    if n == 0:
-        return 0
-    top = occ[sq, n - 1]
-    return (1 << top) if team(params, top >> 2) != team(params, seat) else 0
+def top_piece(st: Row, sq: int) -> int:
+    """The top piece on ``sq`` under a kept stack order (C.11), or -1: the last to arrive."""
+    for j in range(st[ORDER_LEN] - 1, -1, -1):
+        g = st[ORDER + j]
+        p = st[POS + g]
+        if 0 < p < HOME and SQUARES[g >> 2, p] == sq:
+            return int(g)
+    return -1
 
 
-@jit
+@inline
 def credits(st: Row, params: Row, seat: int) -> int:
     if params[P_KBH] == 2 and not params[P_INDIVIDUAL]:
         return int(st[KILLS + seat] + st[KILLS + (seat + 2) % 4])
     return int(st[KILLS + seat])
 
 
-@jit
+@inline
 def may_go_home(st: Row, params: Row, seat: int) -> bool:
     """V-KILL-BEFORE-HOME: the final step needs a kill credit."""
     return params[P_KBH] == 0 or credits(st, params, seat) >= 1
 
 
-@jit
+@inline
 def record_pieces(st: Row) -> int:
     """The pieces named by any capture record (they are told apart from their twins)."""
     mask = 0

@@ -12,7 +12,14 @@ import numpy.typing as npt
 
 from pachisi.fast._codec import K_DECLINE, K_ENTER, K_EXIT, K_FREE, K_LAP, decode
 from pachisi.fast._jit import jit
-from pachisi.fast._legal import LUDII_ENTRY, entry_progress, legal_actions, pyada_uses, waiting
+from pachisi.fast._legal import (
+    LUDII_ENTRY,
+    entry_progress,
+    legal_actions,
+    new_pool,
+    pyada_uses,
+    waiting,
+)
 from pachisi.fast._ops import (
     E_AGAIN,
     E_BEGINS,
@@ -299,7 +306,7 @@ def _act(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events, evn: Ro
     pyada_usable = False
     if kind == K_DECLINE and params[P_FORFEIT_TURN] and stage == ACT_STAGE:
         out = np.empty(4096, dtype=np.int32)
-        n = legal_actions(st, params, occ_n, occ, out)
+        n = legal_actions(st, params, occ_n, occ, out, new_pool())
         only_decline = n == 1 and out[0] == 0
         if only_decline and st[PYADAS] and not params[P_PYADA_ATTACHED]:
             occupancy(st, params, occ_n, occ)
@@ -366,7 +373,7 @@ def _carry_out(
                 gmask |= 1 << (4 * m + j)
                 count += 1
     if kind == K_EXIT:
-        move(st, params, gmask, HOME, False, occ_n, occ, ev, evn)
+        move(st, params, m, gmask, HOME, False, occ_n, occ, ev, evn)
         return False
     p = st[POS + g]
     if pyada:
@@ -377,8 +384,8 @@ def _carry_out(
         attached = st[STAGE] == ACT_STAGE and st[PYADAS] and params[P_PYADA_ATTACHED]
         n = v + (1 if attached else 0)
     if kind == K_LAP:
-        return move(st, params, gmask, p + n - 68, True, occ_n, occ, ev, evn)
-    return move(st, params, gmask, p + n, False, occ_n, occ, ev, evn)
+        return move(st, params, m, gmask, p + n - 68, True, occ_n, occ, ev, evn)
+    return move(st, params, m, gmask, p + n, False, occ_n, occ, ev, evn)
 
 
 @jit
