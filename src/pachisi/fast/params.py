@@ -20,7 +20,16 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.rules.board import HOME, IS_CASTLE, NUM_SQUARES, PRIVATE_SQUARES, SQUARE_OF
+from pachisi.rules.board import (
+    HOME,
+    IS_CASTLE,
+    NUM_SQUARES,
+    PRIVATE_SQUARES,
+    SQUARE_OF,
+    cell_of_coord,
+    coord,
+    rotate,
+)
 from pachisi.rules.cowries import HALF
 from pachisi.rules.ruleset import Ruleset
 
@@ -169,3 +178,16 @@ PRIVATE: Final = np.array(
     dtype=np.bool_,
 )
 """``PRIVATE[square]``: only one seat's pieces ever stand there (R-PRIVATE-COLUMN)."""
+
+
+def _turned() -> npt.NDArray[np.int32]:
+    table = np.empty((4, NUM_SQUARES), dtype=np.int32)
+    for seat in range(4):
+        for sq in range(NUM_SQUARES):
+            table[seat, sq] = cell_of_coord(*rotate(coord(sq), 4 - seat))
+    return table
+
+
+TURNED: Final = _turned()
+"""``TURNED[seat, square]``: the square's number on the board turned so that ``seat`` sits
+South (seat 0's own square 1 is every seat's turned square 1)."""

@@ -1,0 +1,233 @@
+"""Many games stepped at once, in the spirit of pgx: ``init`` a batch, then ``step`` it.
+
+Every game of a batch is always either waiting for a seat's decision or over: chance is
+resolved inside, from the batch's seed (``chance="sample"``). With ``chance="explicit"``
+the caller passes the throws: games then also stop where a throw is due
+(``current_player == CHANCE``) and :func:`throw` takes the number of cowries mouth up.
+
+Actions are ids of the fixed action space (:mod:`pachisi.fast._codec`, documented in
+docs/rl.md); ``legal_action_mask[b, a]`` says whether action ``a`` is legal in game ``b``.
+An illegal action is an error (:class:`~pachisi.rules.actions.IllegalActionError`) that
+names the game and changes nothing; there is no silent substitute. Games that are over
+(or wait for a throw) ignore their entry of ``actions``.
+
+>>> from pachisi.rules.ruleset import get_ruleset
+>>> batch = init(get_ruleset("ludii"), 4, seed=7)
+>>> actions = batch.legal_action_mask.argmax(axis=1)   # the lowest legal id in each game
+>>> batch = step(batch, actions)
+>>> batch.current_player.shape, batch.observation().shape
+((4,), (4, 786))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from pachisi.fast import _batch
+from pachisi.fast._codec import NUM_ACTIONS
+from pachisi.fast._legal import Pool, new_pool
+from pachisi.fast._position import OCC_N_SIZE
+from pachisi.fast._rng import seed_mt, splitmix64
+from pachisi.fast.convert import action_of, to_row, to_state
+from pachisi.fast.layout import OVERFLOW
+from pachisi.fast.params import FastEngineError
+from pachisi.fast.playouts import compiled
+from pachisi.rules import engine
+from pachisi.rules.actions import IllegalActionError
+from pachisi.rules.ruleset import Ruleset
+from pachisi.rules.state import State
+
+__all__ = [
+    "CHANCE",
+    "NUM_ACTIONS",
+    "OBS_SIZE",
+    "TERMINAL",
+    "Batch",
+    "from_states",
+    "init",
+    "step",
+    "throw",
+]
+
+CHANCE: Final = _batch.CHANCE_PLAYER
+"""``current_player`` of a game waiting for a throw (``chance="explicit"`` only)."""
+TERMINAL: Final = _batch.TERMINAL_PLAYER
+"""``current_player`` of a game that is over."""
+OBS_SIZE: Final = _batch.OBS_SIZE
+"""The length of one observation (layout: :mod:`pachisi.fast._batch`, docs/rl.md)."""
+CHANCE_MODES: Final = ("sample", "explicit")
+
+
+@dataclass
+class Batch:
+    """A batch of games: their state rows and what learning code reads after each step.
+
+    The arrays are updated in place by :func:`step` and :func:`throw` (which return the
+    same object); copy them to keep a snapshot.
+    """
+
+    ruleset: Ruleset
+    rows: npt.NDArray[np.int32]
+    """One state row per game (:mod:`pachisi.fast.layout`)."""
+    rngs: npt.NDArray[np.uint32]
+    """Each game's generator (Mersenne Twister states), used when chance is sampled."""
+    chance: str
+    legal_action_mask: npt.NDArray[np.bool_]
+    current_player: npt.NDArray[np.int32]
+    """The seat to act, :data:`CHANCE` or :data:`TERMINAL`, per game."""
+    rewards: npt.NDArray[np.float32]
+    """Per game and seat, from the last step: +1 to the winning side, -1 to the others,
+    0 in a draw and before the end."""
+    _work: tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32], Pool] = field(
+        repr=False, default=None
+    )  # type: ignore[assignment]
+
+    @property
+    def size(self) -> int:
+        return int(self.rows.shape[0])
+
+    @property
+    def terminated(self) -> npt.NDArray[np.bool_]:
+        """Whether each game is over (a win or a draw)."""
+        over: npt.NDArray[np.bool_] = self.current_player == TERMINAL
+        return over
+
+    @property
+    def team_rewards(self) -> npt.NDArray[np.float32]:
+        """Rewards per team (seats 0+2 and 1+3), under ``teams=pairs``."""
+        return self.rewards[:, :2].copy()
+
+    def observation(
+        self, seats: Sequence[int] | npt.NDArray[np.int32] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """Observations ``(games, OBS_SIZE)``, each from ``seats[b]`` (default: the seat to
+        act, or seat 0 where no seat is to act)."""
+        if seats is None:
+            who = np.where(self.current_player >= 0, self.current_player, 0).astype(np.int32)
+        else:
+            who = np.asarray(seats, dtype=np.int32)
+            if who.shape != (self.size,) or who.min(initial=0) < 0 or who.max(initial=0) > 3:
+                raise ValueError(f"need one seat 0..3 per game ({self.size})")
+        obs = np.zeros((self.size, OBS_SIZE), dtype=np.float32)
+        _batch.observe_batch(self.rows, compiled(self.ruleset).params, who, obs)
+        return obs
+
+    def states(self) -> list[State]:
+        """The games as reference states (so as position strings)."""
+        return [to_state(row, self.ruleset) for row in self.rows]
+
+
+def _seeded(size: int, seed: int) -> npt.NDArray[np.uint32]:
+    rngs = np.empty((size, 625), dtype=np.uint32)
+    for b in range(size):
+        seed_mt(rngs[b], splitmix64((seed << 20) + b))
+    return rngs
+
+
+def _work() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32], Pool]:
+    return (
+        np.zeros(OCC_N_SIZE, dtype=np.int32),
+        np.zeros((96, 16), dtype=np.int32),
+        np.zeros(4096, dtype=np.int32),
+        new_pool(),
+    )
+
+
+def from_states(states: Sequence[State], *, seed: int = 0, chance: str = "sample") -> Batch:
+    """A batch that starts from the given states (all of one ruleset)."""
+    if not states:
+        raise ValueError("a batch needs at least one game")
+    ruleset = states[0].ruleset
+    if any(s.ruleset != ruleset for s in states):
+        raise FastEngineError("all the games of a batch play one ruleset")
+    if chance not in CHANCE_MODES:
+        raise ValueError(f"chance is {' or '.join(CHANCE_MODES)}, not {chance!r}")
+    if not 0 <= seed < 2**40:
+        raise ValueError("the batch seed is 0..2**40-1")
+    c = compiled(ruleset)
+    size = len(states)
+    batch = Batch(
+        ruleset,
+        np.stack([to_row(s) for s in states]).astype(np.int32),
+        _seeded(size, seed),
+        chance,
+        np.zeros((size, NUM_ACTIONS), dtype=np.bool_),
+        np.zeros(size, dtype=np.int32),
+        np.zeros((size, 4), dtype=np.float32),
+        _work(),
+    )
+    occ_n, occ, out, pool = batch._work
+    _batch.start_batch(
+        batch.rows, c.params, c.p_mouth_up, batch.rngs, chance == "sample", occ_n, occ, out,
+        pool, batch.legal_action_mask, batch.current_player,
+    )  # fmt: skip
+    _check_overflow(batch)
+    return batch
+
+
+def init(ruleset: Ruleset, batch_size: int, *, seed: int = 0, chance: str = "sample") -> Batch:
+    """``batch_size`` new games of ``ruleset``; game ``b`` samples chance from its own
+    generator, seeded from ``seed`` and ``b``."""
+    if batch_size < 1:
+        raise ValueError("a batch needs at least one game")
+    return from_states([engine.new_game(ruleset)] * batch_size, seed=seed, chance=chance)
+
+
+def step(batch: Batch, actions: Sequence[int] | npt.NDArray[np.integer]) -> Batch:
+    """Apply one action per game (ignored where no seat is to act); see the module doc."""
+    chosen = np.asarray(actions)
+    if chosen.shape != (batch.size,) or not np.issubdtype(chosen.dtype, np.integer):
+        raise IllegalActionError(f"need one integer action per game ({batch.size})")
+    acting = batch.current_player >= 0
+    if ((chosen < 0) | (chosen >= NUM_ACTIONS))[acting].any():
+        b = int(np.flatnonzero(acting & ((chosen < 0) | (chosen >= NUM_ACTIONS)))[0])
+        raise IllegalActionError(f"game {b}: action {chosen[b]} is outside 0..{NUM_ACTIONS - 1}")
+    ids = np.where(acting, chosen, 0).astype(np.int32)
+    legal = batch.legal_action_mask[np.arange(batch.size), ids]
+    if (acting & ~legal).any():
+        b = int(np.flatnonzero(acting & ~legal)[0])
+        state = to_state(batch.rows[b], batch.ruleset)
+        raise IllegalActionError(
+            f"game {b}: action {ids[b]} ({action_of(int(ids[b]), state)}) is not legal; "
+            f"legal: {np.flatnonzero(batch.legal_action_mask[b]).tolist()}"
+        )
+    c = compiled(batch.ruleset)
+    occ_n, occ, out, pool = batch._work
+    _batch.step_batch(
+        batch.rows, c.params, c.p_mouth_up, ids, batch.rngs, batch.chance == "sample", occ_n,
+        occ, out, pool, batch.legal_action_mask, batch.current_player, batch.rewards,
+    )  # fmt: skip
+    _check_overflow(batch)
+    return batch
+
+
+def throw(batch: Batch, ks: Sequence[int] | npt.NDArray[np.integer]) -> Batch:
+    """Apply one throw (cowries mouth up) per game waiting for one; others ignore theirs."""
+    given = np.asarray(ks)
+    cowries = batch.ruleset.cowries
+    waiting = batch.current_player == CHANCE
+    if given.shape != (batch.size,) or not np.issubdtype(given.dtype, np.integer):
+        raise IllegalActionError(f"need one integer throw per game ({batch.size})")
+    if ((given < 0) | (given > cowries))[waiting].any():
+        raise IllegalActionError(f"a throw of {cowries} cowries has 0..{cowries} mouths up")
+    c = compiled(batch.ruleset)
+    occ_n, occ, out, pool = batch._work
+    _batch.throw_batch(
+        batch.rows, c.params, np.where(waiting, given, 0).astype(np.int32), occ_n, occ, out,
+        pool, batch.legal_action_mask, batch.current_player, batch.rewards,
+    )  # fmt: skip
+    _check_overflow(batch)
+    return batch
+
+
+def _check_overflow(batch: Batch) -> None:
+    if batch.rows[:, OVERFLOW].any():
+        raise FastEngineError(
+            "a game's series of throws outgrew the compiled engine's state row "
+            f"({int(np.flatnonzero(batch.rows[:, OVERFLOW])[0])}); use the reference engine"
+        )

@@ -1,0 +1,134 @@
+"""The batch API (issue 6, items 1 and 3): games stepped together, exactly as the reference
+engine plays them; masks, players, rewards, observations; illegal actions refused."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from pachisi.fast import batch as B
+from pachisi.fast._batch import O_BOARD, O_PIECES, O_PROGRESS, O_SEATS, O_STAGE, O_THROW_K
+from pachisi.fast.convert import action_id, action_of
+from pachisi.rules import cowries, engine
+from pachisi.rules.actions import IllegalActionError
+from pachisi.rules.ruleset import NAMED, get_ruleset
+
+
+@pytest.mark.parametrize("rules", list(NAMED))
+def test_explicit_chance_batch_plays_as_the_reference_engine(rules: str) -> None:
+    r = get_ruleset(rules)
+    n = 3
+    batch = B.init(r, n, seed=1, chance="explicit")
+    refs = [engine.new_game(r) for _ in range(n)]
+    rng = random.Random(5)
+    for _ in range(700):
+        ks = np.zeros(n, dtype=np.int64)
+        acts = np.zeros(n, dtype=np.int64)
+        for b, s in enumerate(refs):
+            if s.is_over:
+                assert batch.current_player[b] == B.TERMINAL
+            elif engine.current_player(s) == engine.CHANCE:
+                assert batch.current_player[b] == B.CHANCE
+                ks[b] = cowries.throw(rng, r.cowries, r.p_mouth_up)
+            else:
+                assert batch.current_player[b] == s.seat
+                legal = engine.legal_actions(s)
+                ids = sorted(action_id(a, r) for a in legal)
+                assert np.flatnonzero(batch.legal_action_mask[b]).tolist() == ids
+                acts[b] = action_id(legal[rng.randrange(len(legal))], r)
+        if (batch.current_player == B.CHANCE).any():
+            waiting = np.flatnonzero(batch.current_player == B.CHANCE)
+            B.throw(batch, ks)
+            for b in waiting:
+                refs[b] = engine.apply_chance(refs[b], int(ks[b]))[0]
+        else:
+            acting = np.flatnonzero(batch.current_player >= 0)
+            B.step(batch, acts)
+            for b in acting:
+                refs[b] = engine.apply_action(refs[b], action_of(int(acts[b]), refs[b]))[0]
+        assert batch.states() == refs
+
+
+def test_sampled_batches_are_reproducible_and_always_await_a_decision() -> None:
+    r = get_ruleset("classic")
+    a = B.init(r, 16, seed=3)
+    b = B.init(r, 16, seed=3)
+    for _ in range(400):
+        assert ((a.current_player >= 0) | a.terminated).all()
+        acts = a.legal_action_mask.argmax(axis=1)
+        B.step(a, acts)
+        B.step(b, acts)
+    assert np.array_equal(a.rows, b.rows)
+    assert not np.array_equal(a.rows, B.init(r, 16, seed=4).rows)
+
+
+def test_rewards_are_given_once_when_a_game_ends() -> None:
+    r = get_ruleset("ludii")
+    batch = B.init(r, 8, seed=2)
+    total = np.zeros((8, 4), dtype=np.float32)
+    rng = np.random.default_rng(0)
+    while not batch.terminated.all():
+        acts = np.array(
+            [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in batch.legal_action_mask]
+        )
+        B.step(batch, acts)
+        total += batch.rewards
+    for b, state in enumerate(batch.states()):
+        outcome = engine.outcome(state)
+        assert outcome is not None and not outcome.is_draw
+        want = [1.0 if s in outcome.seats else -1.0 for s in range(4)]
+        assert total[b].tolist() == want
+    # Partners share their reward.
+    assert np.array_equal(total[:, 0], total[:, 2]) and np.array_equal(total[:, 1], total[:, 3])
+
+
+def test_an_illegal_action_is_an_error_and_changes_nothing() -> None:
+    batch = B.init(get_ruleset("classic"), 4, seed=1)
+    before = batch.rows.copy()
+    acts = batch.legal_action_mask.argmax(axis=1)
+    illegal = int(np.flatnonzero(~batch.legal_action_mask[2])[0])
+    acts[2] = illegal
+    with pytest.raises(IllegalActionError, match="game 2"):
+        B.step(batch, acts)
+    with pytest.raises(IllegalActionError, match="outside"):
+        B.step(batch, np.full(4, 99999))
+    with pytest.raises(IllegalActionError):
+        B.step(batch, [0, 0])
+    assert np.array_equal(batch.rows, before)
+
+
+def test_explicit_throws_are_checked() -> None:
+    batch = B.init(get_ruleset("classic"), 2, chance="explicit")
+    with pytest.raises(IllegalActionError, match=r"0\.\.6"):
+        B.throw(batch, [7, 0])
+
+
+def test_observation_layout() -> None:
+    r = get_ruleset("classic")
+    batch = B.init(r, 1, seed=9)
+    for _ in range(60):
+        # The highest legal id: a move or an entry where there is one (id 0 declines).
+        highest = (
+            batch.legal_action_mask.shape[1] - 1 - batch.legal_action_mask[:, ::-1].argmax(axis=1)
+        )
+        B.step(batch, highest)
+    assert any(0 < p < 84 for p in batch.states()[0].pos)
+    state = batch.states()[0]
+    seat = int(batch.current_player[0])
+    obs = batch.observation()[0]
+    assert obs.shape == (B.OBS_SIZE,)
+    # Own pieces first, in the observer's own progress.
+    own = [p / 84.0 for p in state.seat_pieces(seat)]
+    assert obs[O_PIECES : O_PIECES + 4] == pytest.approx(own)
+    # Every piece counted once per plane group; board planes count pieces on squares.
+    assert obs[O_PROGRESS:O_BOARD].sum() == 16
+    on_board = sum(1 for p in state.pos if 0 < p < 84)
+    assert obs[O_BOARD:O_THROW_K].sum() == on_board
+    assert obs[O_STAGE + int(state.stage)] == 1.0
+    assert obs[O_SEATS + 12] == 1.0
+    # Seen from another seat, the same game reads differently but holds the same pieces.
+    other = batch.observation([(seat + 1) % 4])[0]
+    assert other[O_PROGRESS:O_BOARD].sum() == 16
+    assert not np.array_equal(other, obs)
