@@ -132,3 +132,23 @@ def test_observation_layout() -> None:
     other = batch.observation([(seat + 1) % 4])[0]
     assert other[O_PROGRESS:O_BOARD].sum() == 16
     assert not np.array_equal(other, obs)
+
+
+def test_compiled_players_choose_legal_reproducible_actions() -> None:
+    r = get_ruleset("classic")
+    a = B.init(r, 32, seed=5)
+    b = B.init(r, 32, seed=5)
+    players = ["greedy", "random", "greedy", None]
+    for _ in range(300):
+        acts = B.bot_actions(a, players)
+        assert np.array_equal(acts, B.bot_actions(b, players))  # same seed, same choices
+        for g in range(a.size):
+            seat = int(a.current_player[g])
+            if seat < 0 or players[seat] is None:
+                assert acts[g] == -1
+            else:
+                assert a.legal_action_mask[g, acts[g]]
+        chosen = np.where(acts < 0, a.legal_action_mask.argmax(axis=1), acts)
+        B.step(a, chosen)
+        B.step(b, chosen)
+    assert np.array_equal(a.rows, b.rows)

@@ -36,8 +36,9 @@ import numpy.typing as npt
 
 from pachisi.fast._jit import jit
 from pachisi.fast._legal import Pool, legal_actions
+from pachisi.fast._playout import GREEDY_BOT, Work, greedy_choice
 from pachisi.fast._position import HOME, in_values, mover_of, seat_finished, value_slot
-from pachisi.fast._rng import throw_cowries
+from pachisi.fast._rng import randbelow, throw_cowries
 from pachisi.fast._step import apply_action, apply_chance
 from pachisi.fast.layout import (
     AGAIN,
@@ -262,3 +263,31 @@ def observe_batch(rows: Row, params: Row, seats: Row, obs: npt.NDArray[np.float3
     """The observation of every game, each from its ``seats[b]`` (a seat 0..3)."""
     for b in range(rows.shape[0]):
         observe(rows[b], params, seats[b], obs[b])
+
+
+@jit
+def choose_batch(
+    rows: Row,
+    params: Row,
+    weights: npt.NDArray[np.float64],
+    hit: npt.NDArray[np.float64],
+    bots: Row,
+    rngs: MT,
+    players: Row,
+    work: Work,
+    actions: Row,
+) -> None:
+    """For every game with a seat to act, the action its compiled player (``bots[seat]``:
+    0 random, 1 greedy, -1 none) chooses, drawn from the game's generator; -1 otherwise."""
+    occ_n, occ, out, pool, _, _, _, _ = work
+    for b in range(rows.shape[0]):
+        actions[b] = -1
+        seat = players[b]
+        if seat < 0 or bots[seat] < 0:
+            continue
+        n = legal_actions(rows[b], params, occ_n, occ, out, pool)
+        if bots[seat] == GREEDY_BOT:
+            j = greedy_choice(rows[b], params, weights, hit, out, n, rngs[b], work)
+        else:
+            j = randbelow(rngs[b], n)
+        actions[b] = out[j]

@@ -48,6 +48,7 @@ __all__ = [
     "OBS_SIZE",
     "TERMINAL",
     "Batch",
+    "bot_actions",
     "from_states",
     "init",
     "step",
@@ -83,9 +84,11 @@ class Batch:
     rewards: npt.NDArray[np.float32]
     """Per game and seat, from the last step: +1 to the winning side, -1 to the others,
     0 in a draw and before the end."""
+    choice_rngs: npt.NDArray[np.uint32] = field(repr=False)
+    """Each game's generator for its compiled players' choices (:func:`bot_actions`)."""
     _work: tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32], Pool] = field(
-        repr=False, default=None
-    )  # type: ignore[assignment]
+        repr=False
+    )
 
     @property
     def size(self) -> int:
@@ -122,10 +125,11 @@ class Batch:
         return [to_state(row, self.ruleset) for row in self.rows]
 
 
-def _seeded(size: int, seed: int) -> npt.NDArray[np.uint32]:
+def _seeded(size: int, seed: int, stream: int = 0) -> npt.NDArray[np.uint32]:
+    """Game ``b``'s generator of stream 0 (chance) or 1 (players' choices)."""
     rngs = np.empty((size, 625), dtype=np.uint32)
     for b in range(size):
-        seed_mt(rngs[b], splitmix64((seed << 20) + b))
+        seed_mt(rngs[b], splitmix64((seed << 21) + 2 * b + stream))
     return rngs
 
 
@@ -152,14 +156,15 @@ def from_states(states: Sequence[State], *, seed: int = 0, chance: str = "sample
     c = compiled(ruleset)
     size = len(states)
     batch = Batch(
-        ruleset,
-        np.stack([to_row(s) for s in states]).astype(np.int32),
-        _seeded(size, seed),
-        chance,
-        np.zeros((size, NUM_ACTIONS), dtype=np.bool_),
-        np.zeros(size, dtype=np.int32),
-        np.zeros((size, 4), dtype=np.float32),
-        _work(),
+        ruleset=ruleset,
+        rows=np.stack([to_row(s) for s in states]).astype(np.int32),
+        rngs=_seeded(size, seed, 0),
+        chance=chance,
+        legal_action_mask=np.zeros((size, NUM_ACTIONS), dtype=np.bool_),
+        current_player=np.zeros(size, dtype=np.int32),
+        rewards=np.zeros((size, 4), dtype=np.float32),
+        choice_rngs=_seeded(size, seed, 1),
+        _work=_work(),
     )
     occ_n, occ, out, pool = batch._work
     _batch.start_batch(
@@ -223,6 +228,31 @@ def throw(batch: Batch, ks: Sequence[int] | npt.NDArray[np.integer]) -> Batch:
     )  # fmt: skip
     _check_overflow(batch)
     return batch
+
+
+def bot_actions(batch: Batch, players: Sequence[str | None]) -> npt.NDArray[np.int32]:
+    """The action each game's seat to act would take if played by ``players[seat]``
+    (``random``, ``greedy``, or None for a seat played from outside, which gives -1).
+
+    The choices come from each game's own generator, so they are reproducible; games that
+    are over or wait for a throw get -1.
+    """
+    from pachisi.fast._playout import new_work
+    from pachisi.fast.playouts import PLAYERS
+
+    if len(players) != 4:
+        raise ValueError("need one player (or None) per seat")
+    unknown = [p for p in players if p is not None and p not in PLAYERS]
+    if unknown:
+        raise FastEngineError(f"the compiled players are {', '.join(PLAYERS)}; not {unknown}")
+    codes = np.array([-1 if p is None else PLAYERS[p] for p in players], dtype=np.int32)
+    c = compiled(batch.ruleset)
+    actions = np.empty(batch.size, dtype=np.int32)
+    _batch.choose_batch(
+        batch.rows, c.params, c.weights, c.hit, codes, batch.choice_rngs,
+        batch.current_player, new_work(), actions,
+    )  # fmt: skip
+    return actions
 
 
 def _check_overflow(batch: Batch) -> None:
