@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
 
 from tests.fast.differential import play_both  # noqa: E402
 
-from pachisi.rules.ruleset import NAMED  # noqa: E402
+from pachisi.rules.ruleset import NAMED, parse_ruleset  # noqa: E402
 
 MAX_STEPS = 60_000
 """play_both's cap on throws and actions; random games take 400 to 1,600 steps."""
@@ -61,12 +61,12 @@ class Tally:
             self.first = other.first
 
 
-def check_seeds(rules: str, start: int, stop: int) -> Tally:
+def check_seeds(rules: str, start: int, stop: int, max_steps: int = MAX_STEPS) -> Tally:
     """Play the games of seeds ``start .. stop - 1`` in both engines."""
     tally = Tally()
     for seed in range(start, stop):
         try:
-            problem, steps = play_both(rules, seed, MAX_STEPS)
+            problem, steps = play_both(rules, seed, max_steps)
         except Exception as exc:  # a kernel or conversion failing is a mismatch too
             problem, steps = f"{type(exc).__name__}: {exc}", -1
         tally.games += 1
@@ -75,7 +75,7 @@ def check_seeds(rules: str, start: int, stop: int) -> Tally:
             tally.mismatches += 1
             if tally.first is None:
                 tally.first = (seed, steps, problem)
-        elif steps >= MAX_STEPS:
+        elif steps >= max_steps:
             tally.unfinished += 1
     return tally
 
@@ -97,10 +97,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers take a positive number")
     names = args.ruleset or list(NAMED)
+    for name in names:
+        try:
+            parse_ruleset(name)
+        except ValueError as exc:
+            parser.error(f"--ruleset {name}: {exc}")
     print("$ .venv/bin/python bench/differential.py " + " ".join(sys.argv[1:]), flush=True)
 
     start = time.perf_counter()
-    play_both(names[0], args.seed, 300)  # compiles the kernels once, or loads them
+    check_seeds("classic", args.seed, args.seed + 1, 300)  # compiles the kernels, or loads them
     print(
         f"# python {platform.python_version()}, {platform.machine()}, {args.workers} worker(s);"
         f" kernels ready in {time.perf_counter() - start:.1f} s",
