@@ -31,6 +31,7 @@ import numpy.typing as npt
 from pachisi.fast import _batch
 from pachisi.fast._codec import NUM_ACTIONS
 from pachisi.fast._legal import Pool, new_pool
+from pachisi.fast._playout import Work
 from pachisi.fast._position import OCC_N_SIZE
 from pachisi.fast._rng import seed_mt, splitmix64
 from pachisi.fast.convert import action_of, to_row, to_state
@@ -89,6 +90,7 @@ class Batch:
     _work: tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32], Pool] = field(
         repr=False
     )
+    _player_work: Work | None = field(repr=False, default=None)
 
     @property
     def size(self) -> int:
@@ -248,9 +250,12 @@ def bot_actions(batch: Batch, players: Sequence[str | None]) -> npt.NDArray[np.i
     codes = np.array([-1 if p is None else PLAYERS[p] for p in players], dtype=np.int32)
     c = compiled(batch.ruleset)
     actions = np.empty(batch.size, dtype=np.int32)
+    if batch._player_work is None:
+        # Allocated on first use and kept: allocating per call cost more than choosing.
+        batch._player_work = new_work()
     _batch.choose_batch(
         batch.rows, c.params, c.weights, c.hit, codes, batch.choice_rngs,
-        batch.current_player, new_work(), actions,
+        batch.current_player, batch._player_work, actions,
     )  # fmt: skip
     return actions
 

@@ -1,0 +1,129 @@
+"""The compiled engine's speed (issue 6, item 7): random playouts per second at batch sizes
+1, 64 and 4096, the batch API's steps, the cost of one playouts call, and the ratio to the
+reference engine measured in the same run. Single process, single core.
+
+    .venv/bin/python bench/fast.py [--seconds S] [--ruleset NAME ...] [--reference-games N]
+
+Playouts are complete random games from the start position (every action uniform among the
+legal ones, declines included), as bench/playouts.py plays them on the reference engine.
+Each figure is the best of three timed rounds of about ``--seconds`` each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+sys.path.insert(0, "bench")
+
+from pachisi.fast import batch as fast_batch
+from pachisi.fast import warm_up
+from pachisi.fast.playouts import playouts
+from pachisi.rules import engine
+from pachisi.rules.ruleset import NAMED, Ruleset, get_ruleset
+from playouts import measure as reference_measure
+
+BATCH_SIZES = (1, 64, 4096)
+
+
+def best_rate(work: Callable[[int], tuple[int, int]], seconds: float) -> tuple[float, float]:
+    """(games/s, actions/s): the best of three rounds of calling ``work(round)`` until each
+    round has run ``seconds``; ``work`` returns (games, actions) it played."""
+    best = (0.0, 0.0)
+    for r in range(3):
+        games = actions = calls = 0
+        start = time.perf_counter()
+        while True:
+            g, a = work(r * 1_000_000 + calls)
+            games += g
+            actions += a
+            calls += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                break
+        best = max(best, (games / elapsed, actions / elapsed))
+    return best
+
+
+def playout_rate(ruleset: Ruleset, size: int, seconds: float) -> tuple[float, float]:
+    start = engine.new_game(ruleset)
+
+    def work(call: int) -> tuple[int, int]:
+        result = playouts(start, size, seed=call)
+        return size, int(result.actions.sum())
+
+    return best_rate(work, seconds)
+
+
+def batch_step_rate(ruleset: Ruleset, size: int, seconds: float) -> float:
+    """Actions per second through ``batch.step`` with the compiled random player choosing."""
+    players: list[str | None] = ["random"] * 4
+
+    def work(call: int) -> tuple[int, int]:
+        b = fast_batch.init(ruleset, size, seed=call)
+        actions = 0
+        for _ in range(200):
+            if b.terminated.all():
+                break
+            chosen = fast_batch.bot_actions(b, players)
+            acting = chosen >= 0
+            fast_batch.step(b, np.where(acting, chosen, 0))
+            actions += int(acting.sum())
+        return 0, actions
+
+    return best_rate(work, seconds)[1]
+
+
+def call_cost(ruleset: Ruleset) -> tuple[float, float]:
+    """Median microseconds of ``playouts(state, 0)`` (the fixed cost of a call) and of
+    ``playouts(state, 1)`` from the start position."""
+    start = engine.new_game(ruleset)
+    out = []
+    for n in (0, 1):
+        times = []
+        for call in range(200):
+            t = time.perf_counter()
+            playouts(start, n, seed=call)
+            times.append(time.perf_counter() - t)
+        out.append(statistics.median(times) * 1e6)
+    return out[0], out[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--ruleset", action="append", help="ruleset (default: all named)")
+    parser.add_argument("--reference-games", type=int, default=60)
+    args = parser.parse_args(argv)
+    names = args.ruleset or list(NAMED)
+    print("$ .venv/bin/python bench/fast.py " + " ".join(sys.argv[1:]))
+    print(f"# python {platform.python_version()}, {platform.machine()}, single core")
+    compiled = warm_up()
+    print(f"# kernels {'compiled' if compiled else 'loaded from the cache'}")
+    print(
+        f"{'ruleset':<16}{'batch':>6}{'playouts/s':>12}{'actions/s':>12}"
+        f"{'step act/s':>12}{'ref po/s':>10}{'ratio':>8}{'call us':>9}{'1 game us':>10}"
+    )
+    for name in names:
+        ruleset = get_ruleset(name)
+        seconds, _, _, _ = reference_measure(ruleset, args.reference_games, 1)
+        reference = args.reference_games / seconds
+        overhead, one = call_cost(ruleset)
+        for size in BATCH_SIZES:
+            games, actions = playout_rate(ruleset, size, args.seconds)
+            stepped = batch_step_rate(ruleset, size, args.seconds)
+            print(
+                f"{name:<16}{size:>6}{games:>12.0f}{actions:>12.0f}{stepped:>12.0f}"
+                f"{reference:>10.1f}{games / reference:>8.0f}{overhead:>9.0f}{one:>10.0f}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
