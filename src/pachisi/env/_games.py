@@ -1,0 +1,313 @@
+"""What the environments share: spaces, learners, policies for the other seats, and a batch
+of games in which a learner plays some seats and policies play the rest.
+
+The compiled batch (:mod:`pachisi.fast.batch`) does the playing; nothing here applies a rule.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeAlias, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from pachisi.fast import batch as B
+from pachisi.fast._batch import O_THROW, O_THROW_K, O_TURN
+from pachisi.fast._codec import decode
+from pachisi.fast.convert import action_id, action_of, to_state
+from pachisi.fast.layout import MAX_ITEMS
+from pachisi.notation import write_position
+from pachisi.rules.actions import Action, IllegalActionError
+from pachisi.rules.ruleset import Ruleset, parse_ruleset
+from pachisi.rules.state import State
+
+NUM_ACTIONS = B.NUM_ACTIONS
+OBS_SIZE = B.OBS_SIZE
+
+Observation: TypeAlias = dict[str, npt.NDArray[Any]]
+"""``{"observation": float32 (OBS_SIZE,), "action_mask": int8 (NUM_ACTIONS,)}``, or the
+same with a leading batch axis in the vector environment."""
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player of the reference engine (:class:`pachisi.ai.Bot`): it sees the whole state."""
+
+    def choose(self, state: State, rng: random.Random) -> Action: ...
+
+
+Policy: TypeAlias = str | Bot | Callable[[Observation], Any]
+"""Who plays a seat that is not the learner's: ``"random"`` or ``"greedy"`` (the compiled
+players), a :class:`Bot`, or a callable that takes an :data:`Observation` of the seat to
+act and returns an action id (in the vector environment, a batch of them and an array)."""
+
+
+def action_table() -> npt.NDArray[np.int32]:
+    """What every action id means, one row per id (docs/rl.md has the same as a table):
+    kind (0 decline, 1 move, 2 enter, 3 first piece out, 4 finish, 5 second lap), the
+    mover's piece (0..3 for a..d, -1 for none), the throw slot (0..7, -1 for a decline or
+    a pyada), how many pieces move, the steps of a split part (0 if whole), and 1 for a
+    pyada. Learning code can build action features from it."""
+    rows = [decode(a) for a in range(NUM_ACTIONS)]
+    return np.array(rows, dtype=np.int32)
+
+
+def ruleset_of(ruleset: Ruleset | str) -> Ruleset:
+    """A ruleset, or one read from its string (``"classic+players=2"``)."""
+    return ruleset if isinstance(ruleset, Ruleset) else parse_ruleset(ruleset)
+
+
+def observation_high(ruleset: Ruleset) -> npt.NDArray[np.float32]:
+    """The largest value each observation entry can take under ``ruleset``.
+
+    Most entries are fractions or one-hot flags (at most 1); piece counts reach 4; throw
+    values are divided by 35 but a ruleset may have larger ones; pyadas and collected
+    throws are counted per series of throws, which the state row bounds by ``MAX_ITEMS``.
+    """
+    high = np.ones(OBS_SIZE, dtype=np.float32)
+    high[16:O_THROW_K] = 4.0  # pieces per progress and per square (O_PROGRESS, O_BOARD)
+    value = max(1.0, (max(ruleset.score_table) + 1) / 35.0)
+    high[O_THROW] = value
+    high[O_TURN + 2] = MAX_ITEMS / 4.0
+    high[O_TURN + 3 : O_TURN + 5] = value
+    high[O_TURN + 5 : O_TURN + 13] = MAX_ITEMS / 4.0
+    return high
+
+
+def observation_space(ruleset: Ruleset) -> spaces.Dict:
+    """The space of one :data:`Observation` under ``ruleset``."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(
+                0.0, observation_high(ruleset), shape=(OBS_SIZE,), dtype=np.float32
+            ),
+            "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+        }
+    )
+
+
+def learner_seats(learner: str | None, ruleset: Ruleset) -> tuple[int, ...]:
+    """The seats ``learner`` plays: ``"seat0"``..``"seat3"`` or ``"team0"``/``"team1"``
+    (seats 0 and 2, or 1 and 3). The default is ``seat0``, or ``team0`` under ``players=2``,
+    where one person holds both seats of a team."""
+    if learner is None:
+        learner = "team0" if ruleset.players == 2 else "seat0"
+    if learner in ("seat0", "seat1", "seat2", "seat3"):
+        if ruleset.players == 2:
+            raise ValueError(
+                f"under players=2 one person holds both seats of a team: learner is "
+                f"team0 or team1, not {learner!r}"
+            )
+        return (int(learner[4]),)
+    if learner in ("team0", "team1"):
+        if ruleset.teams == "individual":
+            raise ValueError(f"under teams=individual every seat plays alone: not {learner!r}")
+        first = int(learner[4])
+        return (first, first + 2)
+    raise ValueError(f"learner is seat0..seat3, team0 or team1, not {learner!r}")
+
+
+def seat_policies(
+    seats: tuple[int, ...], opponents: Policy, partner: Policy | None
+) -> list[Policy | None]:
+    """Who plays each seat: None for the learner's, ``partner`` (default: ``opponents``)
+    for the partner of a one-seat learner, ``opponents`` for the rest."""
+    for policy in (opponents, partner):
+        if isinstance(policy, str) and policy not in ("random", "greedy"):
+            raise ValueError(f"a policy is 'random', 'greedy', a bot or a callable: {policy!r}")
+        if not (policy is None or isinstance(policy, str | Bot) or callable(policy)):
+            raise TypeError(f"a policy is 'random', 'greedy', a bot or a callable: {policy!r}")
+    out: list[Policy | None] = []
+    for seat in range(4):
+        if seat in seats:
+            out.append(None)
+        elif len(seats) == 1 and seat == (seats[0] + 2) % 4 and partner is not None:
+            out.append(partner)
+        else:
+            out.append(opponents)
+    return out
+
+
+def legal_notation(state: State, mask: npt.NDArray[np.bool_]) -> list[str]:
+    """The legal actions of ``mask`` in the reference notation, in the order of their ids."""
+    return [str(action_of(int(a), state)) for a in np.flatnonzero(mask)]
+
+
+def render_text(state: State) -> str:
+    """The board as text (as ``pachisi play`` draws it) and the position string."""
+    from pachisi.play import board_contents
+    from pachisi.render import render_board
+
+    stacks, waiting, home = board_contents(state)
+    charkoni = waiting + [f"{label}(home)" for label in home]
+    return render_board(stacks, charkoni=charkoni) + write_position(state) + "\n"
+
+
+class Games:
+    """A batch of games in which the learner plays ``seats`` and ``policies`` the others.
+
+    After :meth:`start`, :meth:`act` and :meth:`restart`, every game waits for one of the
+    learner's seats, is over, or has reached ``max_steps`` actions (truncated). Rewards
+    are the learner's: its side's +1 for a win, -1 for a loss, 0 for a draw.
+    """
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        size: int,
+        seats: tuple[int, ...],
+        policies: Sequence[Policy | None],
+        max_steps: int,
+        *,
+        batched: bool,
+    ) -> None:
+        if max_steps < 1:
+            raise ValueError("max_steps is at least 1")
+        self.ruleset = ruleset
+        self.size = size
+        self.seats = seats
+        self.policies = list(policies)
+        self.max_steps = max_steps
+        self.batched = batched
+        self.is_learner = np.array([s in seats for s in range(4)])
+        self.names: list[str | None] = [p if isinstance(p, str) else None for p in policies]
+        self.batch = B.init(ruleset, size, seed=0)
+        self.steps = np.zeros(size, dtype=np.int64)
+        self.rng = random.Random(0)
+
+    # ------------------------------------------------------------------ state
+
+    def learner_to_act(self) -> npt.NDArray[np.bool_]:
+        """Games in which one of the learner's seats is to act."""
+        cp = self.batch.current_player
+        acting: npt.NDArray[np.bool_] = (cp >= 0) & self.is_learner[np.maximum(cp, 0)]
+        return acting
+
+    def truncated(self) -> npt.NDArray[np.bool_]:
+        """Games stopped at ``max_steps`` actions before their end."""
+        cut: npt.NDArray[np.bool_] = (self.steps >= self.max_steps) & ~self.batch.terminated
+        return cut
+
+    def observe(self) -> Observation:
+        """Each game seen from the learner's seat to act (else its first seat); the mask
+        holds that seat's legal actions, and is all zeros where no learner seat acts."""
+        acting = self.learner_to_act()
+        seats = np.where(acting, self.batch.current_player, self.seats[0]).astype(np.int32)
+        mask = self.batch.legal_action_mask.astype(np.int8)
+        mask[~acting] = 0
+        return {"observation": self.batch.observation(seats), "action_mask": mask}
+
+    def state(self, game: int) -> State:
+        """Game ``game`` as a reference state."""
+        return to_state(self.batch.rows[game], self.ruleset)
+
+    # ------------------------------------------------------------------ play
+
+    def start(self, seed: int, bot_seed: int) -> npt.NDArray[np.float32]:
+        """New games, their chance seeded from ``seed``; the learner's rewards so far."""
+        self.batch = B.init(self.ruleset, self.size, seed=seed)
+        self.steps[:] = 0
+        self.rng.seed(bot_seed)
+        return self.advance()
+
+    def restart(self, games: npt.NDArray[np.bool_], seed: int) -> npt.NDArray[np.float32]:
+        """New games in place of ``games``, seeded from ``seed``; the learner's rewards."""
+        index = np.flatnonzero(games)
+        if index.size:
+            fresh = B.init(self.ruleset, int(index.size), seed=seed)
+            batch = self.batch
+            batch.rows[index] = fresh.rows
+            batch.rngs[index] = fresh.rngs
+            batch.choice_rngs[index] = fresh.choice_rngs
+            batch.legal_action_mask[index] = fresh.legal_action_mask
+            batch.current_player[index] = fresh.current_player
+            batch.rewards[index] = 0.0
+            self.steps[index] = 0
+        return self.advance()
+
+    def act(
+        self, actions: npt.NDArray[np.integer[Any]], games: npt.NDArray[np.bool_]
+    ) -> npt.NDArray[np.float32]:
+        """Apply the learner's ``actions`` in ``games`` (each must wait for the learner),
+        then let the other seats play; the learner's rewards. An illegal action raises
+        :class:`IllegalActionError` before any game changes."""
+        reward = self._step(actions, games)
+        return reward + self.advance()
+
+    def advance(self) -> npt.NDArray[np.float32]:
+        """Play the other seats until every game waits for the learner, is over or is
+        truncated; the learner's rewards."""
+        reward = np.zeros(self.size, dtype=np.float32)
+        while True:
+            cp = self.batch.current_player
+            others = (cp >= 0) & ~self.is_learner[np.maximum(cp, 0)]
+            others &= self.steps < self.max_steps
+            if not others.any():
+                return reward
+            reward += self._step(self._choose(others), others)
+
+    def _step(
+        self, actions: npt.NDArray[np.integer[Any]], games: npt.NDArray[np.bool_]
+    ) -> npt.NDArray[np.float32]:
+        batch = self.batch
+        cp = batch.current_player
+        # The batch steps every game that waits for a seat; hiding the others as waiting
+        # for a throw makes it leave them (and their actions) alone, checks included.
+        hidden = (cp >= 0) & ~games
+        saved = cp[hidden].copy()
+        cp[hidden] = B.CHANCE
+        try:
+            B.step(batch, np.where(games, actions, 0))
+        finally:
+            cp[hidden] = saved
+        self.steps[games] += 1
+        reward: npt.NDArray[np.float32] = np.where(games, batch.rewards[:, self.seats[0]], 0.0)
+        return reward.astype(np.float32)
+
+    def _choose(self, games: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+        """The action of the seat to act in each of ``games``, under its policy."""
+        batch = self.batch
+        actions = np.zeros(self.size, dtype=np.int64)
+        cp = batch.current_player
+        if any(self.names):
+            named = B.bot_actions(batch, self.names)
+            actions = np.where(named >= 0, named, actions)
+        for seat, policy in enumerate(self.policies):
+            if policy is None or isinstance(policy, str):
+                continue
+            index = np.flatnonzero(games & (cp == seat))
+            if not index.size:
+                continue
+            if isinstance(policy, Bot):
+                for g in index:
+                    chosen = policy.choose(self.state(int(g)), self.rng)
+                    actions[g] = action_id(chosen, self.ruleset)
+            elif self.batched:
+                obs = self._seen_by(index, seat)
+                actions[index] = np.asarray(policy(obs), dtype=np.int64).reshape(index.size)
+            else:
+                for g in index:
+                    seen = self._seen_by(np.array([g]), seat, single=True)
+                    actions[g] = _action_int(policy(seen))
+        return actions
+
+    def _seen_by(
+        self, index: npt.NDArray[np.intp], seat: int, *, single: bool = False
+    ) -> Observation:
+        seats = np.full(self.size, seat, dtype=np.int32)
+        obs = self.batch.observation(seats)[index]
+        mask = self.batch.legal_action_mask[index].astype(np.int8)
+        if single:
+            return {"observation": obs[0], "action_mask": mask[0]}
+        return {"observation": obs, "action_mask": mask}
+
+
+def _action_int(action: Any) -> int:
+    """An action id given as an integer (Python or numpy, or a 0-d array of one)."""
+    value = np.asarray(action)
+    if value.shape != () or not np.issubdtype(value.dtype, np.integer):
+        raise IllegalActionError(f"an action is one integer id, not {action!r}")
+    return int(value)

@@ -1,0 +1,145 @@
+"""A Gymnasium environment for one learner: a seat or a team against chosen opponents.
+
+>>> env = PachisiEnv("ludii", learner="team0", opponents="greedy")
+>>> obs, info = env.reset(seed=3)
+>>> obs["observation"].shape, obs["action_mask"].shape
+((786,), (2230,))
+>>> action = env.action_space.sample(obs["action_mask"])   # a legal action
+>>> obs, reward, terminated, truncated, info = env.step(action)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, SupportsFloat, cast
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from pachisi.env._games import (
+    NUM_ACTIONS,
+    Games,
+    Observation,
+    Policy,
+    _action_int,
+    learner_seats,
+    legal_notation,
+    observation_space,
+    render_text,
+    ruleset_of,
+    seat_policies,
+)
+from pachisi.notation import write_position
+from pachisi.rules.actions import IllegalActionError
+from pachisi.rules.ruleset import Ruleset
+from pachisi.rules.state import State
+
+__all__ = ["PachisiEnv"]
+
+
+class PachisiEnv(gym.Env[Observation, np.int64]):
+    """Pachisi for one learner, the other seats played by policies.
+
+    ``learner`` is ``"seat0"``..``"seat3"`` or ``"team0"``/``"team1"`` (the learner plays
+    both seats of the team; the default under ``players=2``, where a seat alone is
+    refused). ``opponents`` plays the other side: ``"random"``, ``"greedy"``, a bot of
+    :mod:`pachisi.ai` or a callable ``policy(observation) -> action id``; ``partner``
+    plays the partner of a one-seat learner (default: as ``opponents``).
+
+    Each step applies the learner's action and plays the other seats until the learner
+    is to act again or the game ends. The observation is seen from the learner's seat to
+    act; the reward is 0 until the end, then +1 (the learner's side won), -1 (lost) or 0
+    (a draw). ``truncated`` comes after ``max_steps`` actions of all seats. Throws are
+    drawn inside, from the generator that ``reset(seed=...)`` seeds.
+
+    An illegal action raises :class:`~pachisi.rules.actions.IllegalActionError` and
+    changes nothing. ``illegal_action="lose"`` instead ends the episode as a loss (reward
+    -1, ``info["illegal_action"]``), for code that samples actions without the mask (as
+    Gymnasium's ``check_env`` does); the game is abandoned, never played on differently.
+    With ``notation=True`` the info holds the position string and the legal actions in
+    the reference notation.
+    """
+
+    # Gymnasium reads the render modes from the class, before it makes an instance.
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        ruleset: Ruleset | str = "classic",
+        *,
+        learner: str | None = None,
+        opponents: Policy = "random",
+        partner: Policy | None = None,
+        max_steps: int = 50_000,
+        illegal_action: Literal["raise", "lose"] = "raise",
+        notation: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        self.ruleset = ruleset_of(ruleset)
+        if illegal_action not in ("raise", "lose"):
+            raise ValueError(f"illegal_action is 'raise' or 'lose', not {illegal_action!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        self.seats = learner_seats(learner, self.ruleset)
+        policies = seat_policies(self.seats, opponents, partner)
+        self._games = Games(self.ruleset, 1, self.seats, policies, max_steps, batched=False)
+        self.illegal_action = illegal_action
+        self.notation = notation
+        self.render_mode = render_mode
+        self.observation_space = cast(spaces.Space[Observation], observation_space(self.ruleset))
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._done = True
+
+    @property
+    def state(self) -> State:
+        """The game as a reference state (its position string: ``write_position``)."""
+        return self._games.state(0)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._games.start(int(self.np_random.integers(2**40)), int(self.np_random.integers(2**63)))
+        self._done = False
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise RuntimeError("the episode is over: call reset() first")
+        games = self._games
+        try:
+            chosen = np.array([_action_int(action)])
+            reward = float(games.act(chosen, np.ones(1, dtype=np.bool_))[0])
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._done = True
+            return self._observation(), -1.0, True, False, {"illegal_action": True}
+        terminated = bool(games.batch.terminated[0])
+        truncated = bool(games.truncated()[0])
+        self._done = terminated or truncated
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def render(self) -> str | None:
+        """The board as text (``render_mode="ansi"``), else nothing."""
+        if self.render_mode != "ansi":
+            return None
+        return render_text(self.state)
+
+    def _observation(self) -> Observation:
+        obs = self._games.observe()
+        if self._done and not self._games.batch.terminated[0] and not self._games.truncated()[0]:
+            obs["action_mask"][:] = 0  # abandoned after an illegal action
+        return {key: value[0] for key, value in obs.items()}
+
+    def _info(self) -> dict[str, Any]:
+        games = self._games
+        acting = bool(games.learner_to_act()[0])
+        seat = int(games.batch.current_player[0]) if acting else -1
+        info: dict[str, Any] = {"seat": seat}
+        if self.notation:
+            state = self.state
+            info["position"] = write_position(state)
+            mask = games.batch.legal_action_mask[0]
+            info["legal_actions"] = legal_notation(state, mask) if acting else []
+        return info

@@ -1,0 +1,116 @@
+"""A vectorised Gymnasium environment: ``num_envs`` games in one compiled batch.
+
+The same game for the learner as :class:`~pachisi.env.gymnasium_env.PachisiEnv`, but the
+games are stepped together by :mod:`pachisi.fast.batch` and the opponents are its compiled
+players (or a batched callable). Autoreset is *next-step* (Gymnasium's default): the step
+that ends a game returns its last observation with ``terminated`` or ``truncated``; the
+next step ignores that game's action, starts a new game there and returns its first
+observation with reward 0.
+
+>>> envs = PachisiVectorEnv(4, "ludii", learner="seat0", opponents="random")
+>>> obs, info = envs.reset(seed=1)
+>>> obs["observation"].shape, obs["action_mask"].shape
+((4, 786), (4, 2230))
+>>> actions = obs["action_mask"].argmax(axis=1)     # the lowest legal id of each game
+>>> obs, rewards, terminated, truncated, info = envs.step(actions)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from pachisi.env._games import (
+    NUM_ACTIONS,
+    Games,
+    Observation,
+    learner_seats,
+    observation_space,
+    ruleset_of,
+    seat_policies,
+)
+from pachisi.rules.actions import IllegalActionError
+from pachisi.rules.ruleset import Ruleset
+
+__all__ = ["PachisiVectorEnv"]
+
+Rewards = npt.NDArray[np.float32]
+Flags = npt.NDArray[np.bool_]
+BatchedPolicy = Callable[[Observation], Any]
+"""``policy({"observation": (k, OBS_SIZE), "action_mask": (k, NUM_ACTIONS)}) -> (k,) ids``."""
+
+
+class PachisiVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """``num_envs`` games of Pachisi for one learner, stepped as one batch.
+
+    ``learner``, ``partner``, ``max_steps`` and the rewards are as in
+    :class:`~pachisi.env.gymnasium_env.PachisiEnv`; ``opponents`` is ``"random"``,
+    ``"greedy"`` or a batched callable. Actions are one id per game; an illegal action
+    (in a game that is not being reset) raises
+    :class:`~pachisi.rules.actions.IllegalActionError` and changes no game.
+    """
+
+    # Gymnasium's wrappers read the autoreset mode from the metadata.
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int,
+        ruleset: Ruleset | str = "classic",
+        *,
+        learner: str | None = None,
+        opponents: str | BatchedPolicy = "random",
+        partner: str | BatchedPolicy | None = None,
+        max_steps: int = 50_000,
+        render_mode: str | None = None,
+    ) -> None:
+        if num_envs < 1:
+            raise ValueError("num_envs is at least 1")
+        if render_mode is not None:
+            raise ValueError("the vector environment does not render")
+        self.num_envs = num_envs
+        self.ruleset = ruleset_of(ruleset)
+        self.seats = learner_seats(learner, self.ruleset)
+        policies = seat_policies(self.seats, opponents, partner)
+        self._games = Games(self.ruleset, num_envs, self.seats, policies, max_steps, batched=True)
+        self.single_observation_space = observation_space(self.ruleset)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._autoreset = np.zeros(num_envs, dtype=np.bool_)
+        self._started = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._games.start(int(self.np_random.integers(2**40)), int(self.np_random.integers(2**63)))
+        self._autoreset[:] = False
+        self._started = True
+        return self._games.observe(), {}
+
+    def step(
+        self, actions: npt.NDArray[np.int64]
+    ) -> tuple[Observation, Rewards, Flags, Flags, dict[str, Any]]:
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.num_envs,) or not np.issubdtype(chosen.dtype, np.integer):
+            raise IllegalActionError(f"need one integer action per game ({self.num_envs})")
+        games = self._games
+        restart = self._autoreset.copy()
+        # The learner's actions are checked and applied before any game restarts, so an
+        # illegal one leaves every game as it was.
+        rewards = games.act(chosen, ~restart)
+        if restart.any():
+            rewards += games.restart(restart, int(self.np_random.integers(2**40)))
+        terminated = games.batch.terminated.copy()
+        truncated = games.truncated()
+        self._autoreset = terminated | truncated
+        return games.observe(), rewards, terminated, truncated, {}
