@@ -254,6 +254,7 @@ class Games:
     ) -> npt.NDArray[np.float32]:
         batch = self.batch
         cp = batch.current_player
+        self._check(actions, games & (cp >= 0))
         # The batch steps every game that waits for a seat; hiding the others as waiting
         # for a throw makes it leave them (and their actions) alone, checks included.
         hidden = (cp >= 0) & ~games
@@ -266,6 +267,19 @@ class Games:
         self.steps[games] += 1
         reward: npt.NDArray[np.float32] = np.where(games, batch.rewards[:, self.seats[0]], 0.0)
         return reward.astype(np.float32)
+
+    def _check(self, actions: npt.NDArray[np.integer[Any]], games: npt.NDArray[np.bool_]) -> None:
+        """Refuse the first action of ``games`` that is not legal there."""
+        for g in np.flatnonzero(games):
+            a = int(actions[g])
+            if not 0 <= a < NUM_ACTIONS:
+                raise IllegalActionError(f"action {a} is outside 0..{NUM_ACTIONS - 1}")
+            if not self.batch.legal_action_mask[g, a]:
+                legal = legal_notation(self.state(int(g)), self.batch.legal_action_mask[g])
+                where = f"game {g}: " if self.size > 1 else ""
+                raise IllegalActionError(
+                    f"{where}action {a} is not legal; legal: {', '.join(legal)}"
+                )
 
     def _choose(self, games: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
         """The action of the seat to act in each of ``games``, under its policy."""

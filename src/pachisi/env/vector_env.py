@@ -37,6 +37,7 @@ from pachisi.env._games import (
 )
 from pachisi.rules.actions import IllegalActionError
 from pachisi.rules.ruleset import Ruleset
+from pachisi.rules.state import State
 
 __all__ = ["PachisiVectorEnv"]
 
@@ -85,6 +86,10 @@ class PachisiVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
         self._started = False
+
+    def states(self) -> list[State]:
+        """The games as reference states (their position strings: ``write_position``)."""
+        return self._games.batch.states()
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -1,0 +1,164 @@
+"""The vectorised Gymnasium environment (issue 6, item 4): it steps, autoresets on the next
+step, is reproducible, shows only games that wait for the learner, and plays the same games
+as the single environment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from pachisi.env import ENV_ID, PachisiEnv, PachisiVectorEnv
+from pachisi.fast.convert import action_id
+from pachisi.notation import write_position
+from pachisi.rules import engine
+from pachisi.rules.actions import IllegalActionError
+from pachisi.rules.ruleset import NAMED
+
+
+def _random_actions(obs: dict[str, Any], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    mask = obs["action_mask"].astype(bool)
+    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+
+
+@pytest.mark.parametrize("rules", [*NAMED, "classic+players=2", "classic+teams=individual"])
+def test_vector_env_steps_resets_and_keeps_its_spaces(rules: str) -> None:
+    envs = PachisiVectorEnv(6, rules, max_steps=200)
+    obs, info = envs.reset(seed=1)
+    assert obs in envs.observation_space and info == {}
+    assert envs.action_space.shape == (6,)
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(150):
+        obs, rewards, terminated, truncated, _ = envs.step(_random_actions(obs, rng))
+        assert obs in envs.observation_space
+        assert rewards.shape == terminated.shape == truncated.shape == (6,)
+        assert set(np.unique(rewards)) <= {-1.0, 0.0, 1.0}
+        assert not (terminated & truncated).any()
+        finished += int((terminated | truncated).sum())
+    assert finished > 0
+
+
+def test_every_game_waits_for_the_learner_with_its_legal_actions() -> None:
+    envs = PachisiVectorEnv(8, "wikipedia-full", learner="team0", opponents="greedy")
+    obs, _ = envs.reset(seed=2)
+    rng = np.random.default_rng(2)
+    done = np.zeros(8, dtype=bool)
+    for _ in range(120):
+        states = envs.states()
+        for g, state in enumerate(states):
+            if done[g]:
+                # The last observation of a game: over (or cut short), nothing to do.
+                assert not obs["action_mask"][g].any()
+                continue
+            seat = engine.current_player(state)
+            assert seat in (0, 2)
+            ids = sorted(action_id(a, state.ruleset) for a in engine.legal_actions(state))
+            assert ids and np.flatnonzero(obs["action_mask"][g]).tolist() == ids
+        obs, rewards, terminated, truncated, _ = envs.step(_random_actions(obs, rng))
+        for g in np.flatnonzero(terminated):
+            outcome = engine.outcome(envs.states()[g])
+            assert outcome is not None
+            want = 0.0 if outcome.is_draw else (1.0 if 0 in outcome.seats else -1.0)
+            assert rewards[g] == want
+        done = terminated | truncated
+
+
+def test_next_step_autoreset() -> None:
+    envs = PachisiVectorEnv(4, "ludii", max_steps=60)
+    assert envs.metadata["autoreset_mode"] == gym.vector.AutoresetMode.NEXT_STEP
+    obs, _ = envs.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        obs, rewards, terminated, truncated, _ = envs.step(_random_actions(obs, rng))
+        if truncated.any():
+            break
+    ended = np.flatnonzero(truncated)
+    assert ended.size
+    assert (envs._games.steps[ended] >= 60).all()
+    # The next step ignores the ended games' actions (even illegal ones) and restarts them.
+    actions = _random_actions(obs, rng)
+    actions[ended] = 2229
+    obs, rewards, terminated, truncated, _ = envs.step(actions)
+    assert (rewards[ended] == 0).all()
+    assert not (terminated[ended] | truncated[ended]).any()
+    assert obs["action_mask"][ended].any(axis=1).all()
+    assert (envs._games.steps[ended] < 60).all()
+
+
+def test_the_same_seed_gives_the_same_run() -> None:
+    def run(seed: int) -> tuple[list[str], float]:
+        envs = PachisiVectorEnv(5, "herklots-7", learner="seat3", opponents="greedy")
+        obs, _ = envs.reset(seed=seed)
+        rng = np.random.default_rng(7)
+        total = 0.0
+        for _ in range(250):
+            obs, rewards, *_ = envs.step(_random_actions(obs, rng))
+            total += float(rewards.sum())
+        return [write_position(s) for s in envs.states()], total
+
+    assert run(4) == run(4)
+    assert run(4)[0] != run(5)[0]
+
+
+def test_an_illegal_action_raises_and_changes_no_game() -> None:
+    envs = PachisiVectorEnv(3, "classic")
+    obs, _ = envs.reset(seed=6)
+    before = [write_position(s) for s in envs.states()]
+    actions = obs["action_mask"].argmax(axis=1)
+    actions[1] = int(np.flatnonzero(obs["action_mask"][1] == 0)[-1])
+    with pytest.raises(IllegalActionError, match="game 1"):
+        envs.step(actions)
+    for bad in (np.zeros(2, dtype=np.int64), np.zeros(3), np.full(3, 5000)):
+        with pytest.raises(IllegalActionError):
+            envs.step(bad)
+    assert [write_position(s) for s in envs.states()] == before
+    envs.step(obs["action_mask"].argmax(axis=1))
+
+
+def test_one_game_plays_as_the_single_environment() -> None:
+    # The same seed draws the same batch seed: the first episode is the same game.
+    single = PachisiEnv("tylor-1879", learner="team1", opponents="greedy")
+    vector = PachisiVectorEnv(1, "tylor-1879", learner="team1", opponents="greedy")
+    obs, _ = single.reset(seed=8)
+    vobs, _ = vector.reset(seed=8)
+    for _ in range(5000):
+        assert np.array_equal(obs["observation"], vobs["observation"][0])
+        assert np.array_equal(obs["action_mask"], vobs["action_mask"][0])
+        action = int(np.flatnonzero(obs["action_mask"])[0])
+        obs, reward, terminated, truncated, _ = single.step(action)
+        vobs, vrewards, vterminated, vtruncated, _ = vector.step(np.array([action]))
+        assert (reward, terminated, truncated) == (vrewards[0], vterminated[0], vtruncated[0])
+        if terminated or truncated:
+            break
+    assert terminated
+    assert write_position(single.state) == write_position(vector.states()[0])
+
+
+def test_a_batched_callable_can_play_the_opponents() -> None:
+    sizes: list[int] = []
+
+    def highest(obs: dict[str, Any]) -> npt.NDArray[np.int64]:
+        sizes.append(len(obs["action_mask"]))
+        assert obs["observation"].shape == (len(obs["action_mask"]), 786)
+        mask = obs["action_mask"]
+        return np.asarray(mask.shape[1] - 1 - mask[:, ::-1].argmax(axis=1))
+
+    envs = PachisiVectorEnv(6, "classic", learner="seat0", opponents=highest, partner="random")
+    obs, _ = envs.reset(seed=0)
+    for _ in range(30):
+        obs, *_ = envs.step(obs["action_mask"].argmax(axis=1))
+    assert sizes and max(sizes) <= 6
+
+
+def test_make_vec_builds_the_batched_environment() -> None:
+    envs = gym.make_vec(
+        ENV_ID, num_envs=3, vectorization_mode="vector_entry_point", ruleset="ludii"
+    )
+    assert isinstance(envs, PachisiVectorEnv) and envs.num_envs == 3
+    obs, _ = envs.reset(seed=0)
+    obs, *_ = envs.step(obs["action_mask"].argmax(axis=1))
+    assert obs in envs.observation_space
