@@ -173,10 +173,19 @@ def test_lose_ends_the_episode_on_an_illegal_action() -> None:
 
 def test_truncation_after_max_steps() -> None:
     env = PachisiEnv("classic", max_steps=30)
-    total, _, steps = _random_episode(env, seed=0)
-    assert total == 0.0
-    assert env.state.is_over is False
-    assert steps <= 30
+    obs, _ = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    learner_steps = 0
+    while learner_steps < 30:
+        learner_steps += 1
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert reward == 0.0 and not terminated
+        if truncated:
+            break
+    assert truncated and learner_steps < 30  # 30 actions of all seats, some of them the learner's
+    assert not env.state.is_over
+    assert info["seat"] == -1 and not obs["action_mask"].any()
 
 
 def test_a_reference_bot_can_play_the_opponents() -> None:

@@ -156,6 +156,7 @@ def test_truncation_after_max_steps() -> None:
     assert actions == 25
     assert all(aec.truncations.values()) and not any(aec.terminations.values())
     assert set(aec.rewards.values()) == {0.0}
+    assert not aec.observe(aec.agent_selection)["action_mask"].any()
     # Done agents leave one by one, each stepped with None; anything else is refused.
     with pytest.raises(ValueError):
         aec.step(0)

@@ -193,8 +193,9 @@ class Games:
 
     def observe(self) -> Observation:
         """Each game seen from the learner's seat to act (else its first seat); the mask
-        holds that seat's legal actions, and is all zeros where no learner seat acts."""
-        acting = self.learner_to_act()
+        holds that seat's legal actions, and is all zeros where no learner seat acts or
+        the game is truncated."""
+        acting = self.learner_to_act() & ~self.truncated()
         seats = np.where(acting, self.batch.current_player, self.seats[0]).astype(np.int32)
         mask = self.batch.legal_action_mask.astype(np.int8)
         mask[~acting] = 0

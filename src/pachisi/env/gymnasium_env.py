@@ -134,7 +134,7 @@ class PachisiEnv(gym.Env[Observation, np.int64]):
 
     def _info(self) -> dict[str, Any]:
         games = self._games
-        acting = bool(games.learner_to_act()[0])
+        acting = bool(games.learner_to_act()[0] and not games.truncated()[0])
         seat = int(games.batch.current_player[0]) if acting else -1
         info: dict[str, Any] = {"seat": seat}
         if self.notation:

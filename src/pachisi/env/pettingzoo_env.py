@@ -124,7 +124,7 @@ class PachisiAECEnv(AECEnv):  # type: ignore[misc]
         batch = self._games.batch
         obs = batch.observation([seat])[0]
         mask = batch.legal_action_mask[0].astype(np.int8)
-        if batch.current_player[0] != seat:
+        if batch.current_player[0] != seat or self._games.truncated()[0]:
             mask[:] = 0
         return {"observation": obs, "action_mask": mask}
 
