@@ -15,7 +15,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from pachisi.fast import batch as B
-from pachisi.fast._batch import O_THROW, O_THROW_K, O_TURN
+from pachisi.fast._batch import O_PROGRESS, O_THROW, O_THROW_K, O_TURN
 from pachisi.fast._codec import decode
 from pachisi.fast.convert import action_id, action_of, to_state
 from pachisi.fast.layout import MAX_ITEMS
@@ -68,7 +68,7 @@ def observation_high(ruleset: Ruleset) -> npt.NDArray[np.float32]:
     throws are counted per series of throws, which the state row bounds by ``MAX_ITEMS``.
     """
     high = np.ones(OBS_SIZE, dtype=np.float32)
-    high[16:O_THROW_K] = 4.0  # pieces per progress and per square (O_PROGRESS, O_BOARD)
+    high[O_PROGRESS:O_THROW_K] = 4.0  # pieces per progress, then per square (O_BOARD)
     value = max(1.0, (max(ruleset.score_table) + 1) / 35.0)
     high[O_THROW] = value
     high[O_TURN + 2] = MAX_ITEMS / 4.0
