@@ -152,3 +152,22 @@ def test_compiled_players_choose_legal_reproducible_actions() -> None:
         B.step(a, chosen)
         B.step(b, chosen)
     assert np.array_equal(a.rows, b.rows)
+
+
+def test_step_where_leaves_the_other_games_alone() -> None:
+    batch = B.init(get_ruleset("classic"), 4, seed=1)
+    before = batch.rows.copy()
+    where = np.array([True, False, True, False])
+    acts = batch.legal_action_mask.argmax(axis=1)
+    acts[1] = 99999  # not looked at: game 1 is not stepped
+    B.step(batch, acts, where=where)
+    assert np.array_equal(batch.rows[1], before[1]) and np.array_equal(batch.rows[3], before[3])
+    assert not np.array_equal(batch.rows[0], before[0])
+    with pytest.raises(ValueError, match="where"):
+        B.step(batch, acts, where=[True])
+
+
+def test_an_action_id_the_ruleset_cannot_have_is_still_an_illegal_action() -> None:
+    batch = B.init(get_ruleset("classic"), 1, seed=1)
+    with pytest.raises(IllegalActionError):
+        B.step(batch, [1 + 7])  # a move by slot 7, which six cowries never throw

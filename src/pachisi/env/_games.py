@@ -256,15 +256,7 @@ class Games:
         batch = self.batch
         cp = batch.current_player
         self._check(actions, games & (cp >= 0))
-        # The batch steps every game that waits for a seat; hiding the others as waiting
-        # for a throw makes it leave them (and their actions) alone, checks included.
-        hidden = (cp >= 0) & ~games
-        saved = cp[hidden].copy()
-        cp[hidden] = B.CHANCE
-        try:
-            B.step(batch, np.where(games, actions, 0))
-        finally:
-            cp[hidden] = saved
+        B.step(batch, np.where(games, actions, 0), where=games)
         self.steps[games] += 1
         reward: npt.NDArray[np.float32] = np.where(games, batch.rewards[:, self.seats[0]], 0.0)
         return reward.astype(np.float32)

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from pachisi.env._games import (
     NUM_ACTIONS,
@@ -40,7 +40,7 @@ __all__ = ["AGENTS", "PachisiAECEnv", "env", "raw_env"]
 AGENTS = ("seat_0", "seat_1", "seat_2", "seat_3")
 
 
-class PachisiAECEnv(AECEnv):  # type: ignore[misc]
+class PachisiAECEnv(AECEnv):
     """Pachisi as an agent-environment cycle: each agent is a seat and acts in turn.
 
     Throws are drawn inside, from the generator that ``reset(seed=...)`` seeds, so the

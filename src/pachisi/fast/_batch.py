@@ -178,6 +178,7 @@ def step_batch(
     params: Row,
     p: float,
     actions: Row,
+    active: npt.NDArray[np.bool_],
     rngs: MT,
     sample: bool,
     occ_n: Row,
@@ -188,16 +189,16 @@ def step_batch(
     players: Row,
     rewards: npt.NDArray[np.float32],
 ) -> None:
-    """Apply ``actions[b]`` to every game still waiting for a decision (the caller checked
-    that each is legal), throw for it when ``sample``, and update masks, players and
-    rewards (set on the step that ends a game, else 0)."""
+    """Apply ``actions[b]`` to every ``active`` game waiting for a decision (the caller
+    checked that each is legal), throw for it when ``sample``, and update masks, players
+    and rewards (set on the step that ends a game, else 0)."""
     ev = np.empty((0, 8), dtype=np.int32)
     evn = np.zeros(2, dtype=np.int32)
     for b in range(rows.shape[0]):
         st = rows[b]
         for seat in range(4):
             rewards[b, seat] = 0.0
-        if players[b] < 0:
+        if players[b] < 0 or not active[b]:
             continue
         apply_action(st, params, actions[b], occ_n, occ, ev, evn)
         if sample:

@@ -185,32 +185,52 @@ def init(ruleset: Ruleset, batch_size: int, *, seed: int = 0, chance: str = "sam
     return from_states([engine.new_game(ruleset)] * batch_size, seed=seed, chance=chance)
 
 
-def step(batch: Batch, actions: Sequence[int] | npt.NDArray[np.integer]) -> Batch:
-    """Apply one action per game (ignored where no seat is to act); see the module doc."""
+def step(
+    batch: Batch,
+    actions: Sequence[int] | npt.NDArray[np.integer],
+    *,
+    where: Sequence[bool] | npt.NDArray[np.bool_] | None = None,
+) -> Batch:
+    """Apply one action per game (ignored where no seat is to act); see the module doc.
+
+    With ``where``, only the games where it is true are stepped (the others keep their
+    state, and their actions are not looked at).
+    """
     chosen = np.asarray(actions)
     if chosen.shape != (batch.size,) or not np.issubdtype(chosen.dtype, np.integer):
         raise IllegalActionError(f"need one integer action per game ({batch.size})")
-    acting = batch.current_player >= 0
-    if ((chosen < 0) | (chosen >= NUM_ACTIONS))[acting].any():
-        b = int(np.flatnonzero(acting & ((chosen < 0) | (chosen >= NUM_ACTIONS)))[0])
+    active = np.ones(batch.size, dtype=np.bool_) if where is None else np.asarray(where)
+    if active.shape != (batch.size,) or active.dtype != np.bool_:
+        raise ValueError(f"where needs one bool per game ({batch.size})")
+    acting = (batch.current_player >= 0) & active
+    outside = acting & ((chosen < 0) | (chosen >= NUM_ACTIONS))
+    if outside.any():
+        b = int(np.flatnonzero(outside)[0])
         raise IllegalActionError(f"game {b}: action {chosen[b]} is outside 0..{NUM_ACTIONS - 1}")
     ids = np.where(acting, chosen, 0).astype(np.int32)
-    legal = batch.legal_action_mask[np.arange(batch.size), ids]
-    if (acting & ~legal).any():
-        b = int(np.flatnonzero(acting & ~legal)[0])
-        state = to_state(batch.rows[b], batch.ruleset)
+    illegal = acting & ~batch.legal_action_mask[np.arange(batch.size), ids]
+    if illegal.any():
+        b = int(np.flatnonzero(illegal)[0])
         raise IllegalActionError(
-            f"game {b}: action {ids[b]} ({action_of(int(ids[b]), state)}) is not legal; "
+            f"game {b}: action {ids[b]}{_named(batch, b, int(ids[b]))} is not legal; "
             f"legal: {np.flatnonzero(batch.legal_action_mask[b]).tolist()}"
         )
     c = compiled(batch.ruleset)
     occ_n, occ, out, pool = batch._work
     _batch.step_batch(
-        batch.rows, c.params, c.p_mouth_up, ids, batch.rngs, batch.chance == "sample", occ_n,
-        occ, out, pool, batch.legal_action_mask, batch.current_player, batch.rewards,
+        batch.rows, c.params, c.p_mouth_up, ids, active, batch.rngs, batch.chance == "sample",
+        occ_n, occ, out, pool, batch.legal_action_mask, batch.current_player, batch.rewards,
     )  # fmt: skip
     _check_overflow(batch)
     return batch
+
+
+def _named(batch: Batch, b: int, a: int) -> str:
+    """`` (0a+4)``: the action's notation, where the game's ruleset has such an action."""
+    try:
+        return f" ({action_of(a, to_state(batch.rows[b], batch.ruleset))})"
+    except FastEngineError:
+        return ""
 
 
 def throw(batch: Batch, ks: Sequence[int] | npt.NDArray[np.integer]) -> Batch:
