@@ -23,7 +23,7 @@ from pachisi.fast._codec import (
     move_id,
     part_id,
 )
-from pachisi.fast._jit import jit
+from pachisi.fast._jit import inline, jit
 from pachisi.fast._ops import move
 from pachisi.fast._position import (
     HOME,
@@ -315,7 +315,7 @@ def pyada_uses(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, out: Row, n: 
     return n
 
 
-@jit
+@inline
 def ludii_uses(st: Row, params: Row, m: int, v: int, out: Row, n: int) -> int:
     """Ludii's main-phase moves for one throw (E.2 item 5)."""
     k = st[THROW_K]
@@ -542,6 +542,12 @@ def _finish_list(params: Row, out: Row, n: int) -> int:
 @jit
 def legal_actions(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row, pool: Pool) -> int:
     """Every distinct legal action of the seat to act, in the reference engine's order."""
+    return legal_inline(st, params, occ_n, occ, out, pool)
+
+
+@inline
+def legal_inline(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row, pool: Pool) -> int:
+    """:func:`legal_actions`, inlined into a game loop (its searches stay calls)."""
     stage = st[STAGE]
     m = mover_of(st, params, st[SEAT])
     if stage == ACT_STAGE:

@@ -367,7 +367,7 @@ def _game_over(st: Row, winner: int) -> None:
     st[SPLIT_USED] = 0
 
 
-@jit
+@inline
 def check_win(st: Row, params: Row, ev: Events, evn: Row) -> bool:
     """R-TEAM-WIN / V-INDIVIDUAL-WIN: end the game the moment a side is home."""
     if params[P_INDIVIDUAL]:

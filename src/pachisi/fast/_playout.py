@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.fast._jit import jit
-from pachisi.fast._legal import Pool, legal_actions, new_pool
+from pachisi.fast._jit import borrow, jit
+from pachisi.fast._legal import Pool, legal_inline, new_pool
 from pachisi.fast._ops import E_CAPTURE
 from pachisi.fast._position import HOME, LAST_SQUARE, OCC_N_SIZE
 from pachisi.fast._rng import randbelow, seed_mt, splitmix64, throw_cowries
-from pachisi.fast._step import apply_action, apply_chance
+from pachisi.fast._step import action_inline, apply_action, chance_inline
 from pachisi.fast.layout import (
     OVER_STAGE,
     OVERFLOW,
@@ -176,9 +176,56 @@ def play(
     events. The game stops early if it overflows its row (``OVERFLOW``).
     """
     work = new_work()
-    occ_n, occ, acts, pool, _, _, _, _ = work
-    ev = np.empty((0, 8), dtype=np.int32)
     evn = np.zeros(2, dtype=np.int32)
+    _play(
+        st, params, p, weights, hit, bots, mt_throws, mt_choices, max_turns, max_steps,
+        stats, work[0], work[1], work[2], work[3][0], work[3][1], work[3][2], work[3][3],
+        work[4], work[5], work[6], work[7], evn,
+    )  # fmt: skip
+
+
+@jit
+def _play(
+    st: Row,
+    params: Row,
+    p: float,
+    weights: Floats,
+    hit: Floats,
+    bots: Row,
+    mt_throws: MT,
+    mt_choices: MT,
+    max_turns: int,
+    max_steps: int,
+    stats: Row,
+    occ_n: Row,
+    occ: Occ,
+    acts: Row,
+    pool_rows: Occ,
+    pool_occ_n: Occ,
+    pool_occ: npt.NDArray[np.int32],
+    pool_ev: Occ,
+    trial: Row,
+    trial_ev: Occ,
+    trial_evn: Row,
+    best: Row,
+    evn: Row,
+) -> None:
+    """:func:`play`'s loop, on borrowed views of its arrays (which :func:`play` owns)."""
+    st = borrow(st)
+    params = borrow(params)
+    weights = borrow(weights)
+    hit = borrow(hit)
+    bots = borrow(bots)
+    mt_throws = borrow(mt_throws)
+    mt_choices = borrow(mt_choices)
+    occ_n = borrow(occ_n)
+    occ = borrow(occ)
+    acts = borrow(acts)
+    pool = (borrow(pool_rows), borrow(pool_occ_n), borrow(pool_occ), borrow(pool_ev))
+    work = (occ_n, occ, acts, pool, borrow(trial), borrow(trial_ev), borrow(trial_evn),
+            borrow(best))  # fmt: skip
+    evn = borrow(evn)
+    ev = pool[3]  # no events are kept: a zero-row buffer
     cowries = params[P_COWRIES]
     half = params[P_HALF] == 1
     throws = 0
@@ -192,15 +239,15 @@ def play(
         stage = st[STAGE]
         if stage in (THROW_STAGE, THROW_OFF_STAGE):
             k = throw_cowries(mt_throws, cowries, half, p)
-            apply_chance(st, params, k, ev, evn)
+            chance_inline(st, params, k, ev, evn)
             throws += 1
             continue
-        n = legal_actions(st, params, occ_n, occ, acts, pool)
+        n = legal_inline(st, params, occ_n, occ, acts, pool)
         if bots[st[SEAT]] == GREEDY_BOT:
             j = greedy_choice(st, params, weights, hit, acts, n, mt_choices, work)
         else:
             j = randbelow(mt_choices, n)
-        apply_action(st, params, acts[j], occ_n, occ, ev, evn)
+        action_inline(st, params, acts[j], occ_n, occ, ev, evn)
         actions += 1
     stats[0] = throws
     stats[1] = actions

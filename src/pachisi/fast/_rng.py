@@ -80,7 +80,7 @@ def getrandbits(mt: MT, k: int) -> int:
     return genrand(mt) >> (32 - k)
 
 
-@jit
+@inline
 def randbelow(mt: MT, n: int) -> int:
     """``Random._randbelow(n)``, which ``randrange(n)`` and ``choice`` use; n >= 1."""
     k = 0
@@ -102,7 +102,7 @@ def random_double(mt: MT) -> float:
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-@jit
+@inline
 def throw_cowries(mt: MT, cowries: int, half: bool, p: float) -> int:
     """:func:`pachisi.rules.cowries.throw`: the number of cowries mouth up."""
     if half:

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pachisi.fast._codec import K_DECLINE, K_ENTER, K_EXIT, K_FREE, K_LAP, decode
-from pachisi.fast._jit import jit
+from pachisi.fast._jit import inline, jit
 from pachisi.fast._legal import (
     LUDII_ENTRY,
     entry_progress,
@@ -127,7 +127,7 @@ def _advance_run(st: Row, params: Row, v: int) -> None:
         st[RUN_LEN] = 1
 
 
-@jit
+@inline
 def _settle(st: Row, params: Row, ev: Events, evn: Row) -> None:
     """R-DEADLOCK, after every throw and every action: if no side can win, it is a draw."""
     if params[P_DRAWS] and st[STAGE] != OVER_STAGE and every_side_blocked(st, params):
@@ -137,14 +137,20 @@ def _settle(st: Row, params: Row, ev: Events, evn: Row) -> None:
 # --------------------------------------------------------------------------- throws
 
 
-@jit
-def apply_chance(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
-    """Apply a throw with ``k`` cowries mouth up."""
+@inline
+def chance_inline(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
+    """Apply a throw with ``k`` cowries mouth up (inlined into a game loop)."""
     _throw(st, params, k, ev, evn)
     _settle(st, params, ev, evn)
 
 
 @jit
+def apply_chance(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
+    """Apply a throw with ``k`` cowries mouth up."""
+    chance_inline(st, params, k, ev, evn)
+
+
+@inline
 def _throw(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
     v = params[P_TABLE + k]
     seat = st[SEAT]
@@ -269,14 +275,20 @@ def _end_throwing(st: Row, params: Row, ev: Events, evn: Row) -> None:
 # --------------------------------------------------------------------------- actions
 
 
-@jit
-def apply_action(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events, evn: Row) -> None:
-    """Apply the legal action ``a`` (an id of :mod:`pachisi.fast._codec`)."""
+@inline
+def action_inline(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events, evn: Row) -> None:
+    """Apply the legal action ``a`` (inlined into a game loop)."""
     _act(st, params, a, occ_n, occ, ev, evn)
     _settle(st, params, ev, evn)
 
 
 @jit
+def apply_action(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events, evn: Row) -> None:
+    """Apply the legal action ``a`` (an id of :mod:`pachisi.fast._codec`)."""
+    action_inline(st, params, a, occ_n, occ, ev, evn)
+
+
+@inline
 def _act(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events, evn: Row) -> None:
     kind, piece, slot, size, steps, pyada = decode(a)
     seat = st[SEAT]
@@ -332,7 +344,7 @@ def _act(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events, evn: Ro
         )  # fmt: skip
 
 
-@jit
+@inline
 def _carry_out(
     st: Row,
     params: Row,
@@ -388,7 +400,7 @@ def _carry_out(
     return move(st, params, m, gmask, p + n, False, occ_n, occ, ev, evn)
 
 
-@jit
+@inline
 def _after_act(
     st: Row,
     params: Row,
@@ -444,7 +456,7 @@ def _after_act(
     _after_throw(st, params, captured, ev, evn)
 
 
-@jit
+@inline
 def _after_throw(st: Row, params: Row, captured: bool, ev: Events, evn: Row) -> None:
     """C.10a steps 8-9: win, finished seat, then another throw or the next seat."""
     captured = captured or st[CAPTURED] == 1
