@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numba
 import numpy as np
 import pytest
 
-from pachisi.fast._jit import borrow
+from pachisi.fast._jit import borrow, drop_stale_cache
 
 
 @numba.njit
@@ -34,3 +36,26 @@ def test_only_arrays_can_be_borrowed() -> None:
 
     with pytest.raises(numba.core.errors.TypingError):
         borrow_a_number(3)
+
+
+def test_the_kernel_cache_is_dropped_when_any_source_changes(tmp_path: Path) -> None:
+    (tmp_path / "_ops.py").write_text("x = 1\n")
+    (tmp_path / "_step.py").write_text("y = 2\n")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    compiled = [cache / "_step.apply-10.py311.nbi", cache / "_step.apply-10.py311.1.nbc"]
+    for path in compiled:
+        path.write_bytes(b"machine code")
+    keep = cache / "_ops.cpython-311.pyc"
+    keep.write_bytes(b"bytecode")
+
+    assert drop_stale_cache(tmp_path) is True  # no stamp yet: nothing says what they are
+    assert not any(path.exists() for path in compiled) and keep.exists()
+    for path in compiled:
+        path.write_bytes(b"machine code")
+    assert drop_stale_cache(tmp_path) is False  # same sources: the cache stays
+    assert all(path.exists() for path in compiled)
+
+    (tmp_path / "_ops.py").write_text("x = 3\n")  # a helper the cached kernels call changed
+    assert drop_stale_cache(tmp_path) is True
+    assert not any(path.exists() for path in compiled) and keep.exists()

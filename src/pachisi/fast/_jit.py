@@ -12,11 +12,18 @@ a structure of seven or more fields and is reference-counted with atomic instruc
 game loops therefore inline the per-step code (:func:`inline`) and work on borrowed views
 (:func:`borrow`); measured on ``ludii`` random playouts, the two together took the compiled
 engine from about 2,900 to about 10,000 playouts a second (bench/fast.py).
+
+numba keys each cached kernel by its own module's file only, while a kernel's machine code
+contains the helpers it calls from other modules: after an edit to a helper, its callers'
+cached code would be stale. :func:`drop_stale_cache` (run when this module is imported,
+before any kernel is defined) clears the cache whenever any of the package's sources changed.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numba
@@ -25,6 +32,41 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+STAMP = "kernels.sha256"
+"""The file in the cache directory that names the sources the cached kernels came from."""
+
+
+def drop_stale_cache(package: Path) -> bool:
+    """Delete numba's cached kernels in ``package/__pycache__`` unless they were compiled
+    from exactly the package's present sources; True if it deleted them.
+
+    Best effort: a cache it cannot read or write (an installation without write access,
+    where numba keeps its cache elsewhere) is left to numba.
+    """
+    digest = hashlib.sha256()
+    for source in sorted(package.glob("*.py")):
+        digest.update(source.name.encode())
+        digest.update(source.read_bytes())
+    cache = package / "__pycache__"
+    stamp = cache / STAMP
+    try:
+        if stamp.read_text(encoding="ascii") == digest.hexdigest():
+            return False
+    except OSError:
+        pass
+    try:
+        stale = [*cache.glob("*.nbi"), *cache.glob("*.nbc")]
+        for path in stale:
+            path.unlink(missing_ok=True)
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest.hexdigest(), encoding="ascii")
+    except OSError:
+        return False
+    return bool(stale)
+
+
+drop_stale_cache(Path(__file__).parent)
 
 
 def jit(fn: F) -> F:
