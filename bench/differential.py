@@ -37,6 +37,10 @@ from tests.fast.differential import play_both  # noqa: E402
 
 from pachisi.rules.ruleset import NAMED, parse_ruleset  # noqa: E402
 
+CHUNK = 250
+"""Seeds per task: small tasks keep the workers busy to the end, and a worker whose parent
+was killed stops after its task rather than playing thousands of games for nobody."""
+
 MAX_STEPS = 60_000
 """play_both's cap on throws and actions; random games take 400 to 1,600 steps."""
 
@@ -119,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in names:
             begin = time.perf_counter()
             total = Tally()
-            ranges = _ranges(args.seed, args.games, args.workers)
+            parts = max(args.workers, -(-args.games // CHUNK))
+            ranges = _ranges(args.seed, args.games, parts)
             futures = [pool.submit(check_seeds, name, lo, hi) for lo, hi in ranges]
             for future in futures:
                 total.add(future.result())
