@@ -179,8 +179,7 @@ def play(
     evn = np.zeros(2, dtype=np.int32)
     _play(
         st, params, p, weights, hit, bots, mt_throws, mt_choices, max_turns, max_steps,
-        stats, work[0], work[1], work[2], work[3][0], work[3][1], work[3][2], work[3][3],
-        work[4], work[5], work[6], work[7], evn,
+        stats, work, evn,
     )  # fmt: skip
 
 
@@ -197,17 +196,7 @@ def _play(
     max_turns: int,
     max_steps: int,
     stats: Row,
-    occ_n: Row,
-    occ: Occ,
-    acts: Row,
-    pool_rows: Occ,
-    pool_occ_n: Occ,
-    pool_occ: npt.NDArray[np.int32],
-    pool_ev: Occ,
-    trial: Row,
-    trial_ev: Occ,
-    trial_evn: Row,
-    best: Row,
+    owned: Work,
     evn: Row,
 ) -> None:
     """:func:`play`'s loop, on borrowed views of its arrays (which :func:`play` owns)."""
@@ -218,12 +207,12 @@ def _play(
     bots = borrow(bots)
     mt_throws = borrow(mt_throws)
     mt_choices = borrow(mt_choices)
-    occ_n = borrow(occ_n)
-    occ = borrow(occ)
-    acts = borrow(acts)
-    pool = (borrow(pool_rows), borrow(pool_occ_n), borrow(pool_occ), borrow(pool_ev))
-    work = (occ_n, occ, acts, pool, borrow(trial), borrow(trial_ev), borrow(trial_evn),
-            borrow(best))  # fmt: skip
+    occ_n = borrow(owned[0])
+    occ = borrow(owned[1])
+    acts = borrow(owned[2])
+    pool = (borrow(owned[3][0]), borrow(owned[3][1]), borrow(owned[3][2]), borrow(owned[3][3]))
+    work = (occ_n, occ, acts, pool, borrow(owned[4]), borrow(owned[5]), borrow(owned[6]),
+            borrow(owned[7]))  # fmt: skip
     evn = borrow(evn)
     ev = pool[3]  # no events are kept: a zero-row buffer
     cowries = params[P_COWRIES]
