@@ -357,6 +357,19 @@ def new_pool() -> Pool:
     )
 
 
+@inline
+def _reach(st: Row, m: int, used: int) -> int:
+    """How many steps the pieces of ``m`` on the board outside ``used`` could take together:
+    a part never passes home (R-MOVE) and only a seat's own parts move its pieces, so no
+    split can share out more. The search skips any part that leaves more than this."""
+    total = 0
+    for j in range(4):
+        p = st[POS + 4 * m + j]
+        if not (used >> j) & 1 and 0 < p < HOME:
+            total += HOME - p
+    return total
+
+
 @jit
 def _split_parts(
     st: Row,
@@ -384,7 +397,10 @@ def _split_parts(
             continue
         g = 4 * m + i
         top = left - 1 if starting else left
+        others = _reach(st, m, used | (1 << i))
         for k in range(1, top + 1):
+            if k < left and left - k > others:
+                continue
             if not move_legal(st, params, occ_n, occ, m, g, 1, k):
                 continue
             if k == left:
@@ -480,7 +496,7 @@ def _open(params: Row, m: int, pool: Pool, d: int, left: int) -> None:
             unused += 1
     meta[_LEFT] = left
     meta[_UNUSED] = unused
-    meta[_PIECES] = movable(st, params, m, used)
+    meta[_PIECES] = movable(st, params, m, used) if _reach(st, m, used) >= left else 0
     meta[_PIECE] = -1
     meta[_NEXT] = 0
 
@@ -508,7 +524,8 @@ def _completable(params: Row, m: int, left: int, pool: Pool, d0: int) -> bool:
                 if move_legal(st, params, meta, occ, m, 4 * m + i, 1, meta[_LEFT]):
                     return True
                 if meta[_UNUSED] >= 2:
-                    meta[_NEXT] = 1
+                    shortest = meta[_LEFT] - _reach(st, m, st[SPLIT_USED] | (1 << i))
+                    meta[_NEXT] = max(shortest, 1)
                 continue
             i = meta[_PIECE]
             k = meta[_NEXT]
