@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from pachisi.ai import BOT_NAMES, Bot, GreedyBot, RandomBot, UnknownBotError, make_bot
+from pachisi.ai import PLAYER_NAMES, Bot, GreedyBot, RandomBot, UnknownBotError, make_player
 from pachisi.rules import engine
 from pachisi.rules.actions import DECLINE, Action
 from pachisi.rules.board import HOME, progress_of_square, square_of
@@ -42,9 +42,9 @@ def act_state(pos: dict[int, int], k: int, ruleset: str = "classic", seat: int =
 
 
 @pytest.mark.parametrize("name", sorted(NAMED))
-@pytest.mark.parametrize("bot", BOT_NAMES)
+@pytest.mark.parametrize("bot", PLAYER_NAMES)
 def test_bots_only_choose_legal_actions(name: str, bot: str) -> None:
-    checked = [CheckedBot(make_bot(bot)) for _ in range(4)]
+    checked = [CheckedBot(make_player(bot)) for _ in range(4)]
     dice, choices = game_rngs(11, 0)
     stats = play_game(NAMED[name], dice, checked, bot_rng=choices, max_turns=400)
     assert stats.actions == sum(b.calls for b in checked) > 0
@@ -96,11 +96,11 @@ def test_bots_refuse_when_no_action_is_due() -> None:
             bot.choose(start, random.Random(0))
 
 
-def test_make_bot() -> None:
-    assert isinstance(make_bot("random"), RandomBot)
-    assert isinstance(make_bot(" Greedy "), GreedyBot)
+def test_make_player() -> None:
+    assert isinstance(make_player("random"), RandomBot)
+    assert isinstance(make_player(" Greedy "), GreedyBot)
     with pytest.raises(UnknownBotError, match="greedy, random"):
-        make_bot("minimax")
+        make_player("minimax")
 
 
 def test_greedy_beats_random() -> None:

@@ -468,7 +468,7 @@ def test_ctrl_c_before_the_session_exists_is_one_line(
     def interrupted(name: str) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(play_module, "make_bot", interrupted)
+    monkeypatch.setattr(play_module, "make_player", interrupted)
     code, out, err = run_cli(capsys, monkeypatch, "1\n", "--save", str(tmp_path / "g.pgn"))
     assert code == 130
     assert out == ""

@@ -32,7 +32,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any, Final, NoReturn
 
-from pachisi.ai.bots import BOT_NAMES, Bot, UnknownBotError, make_bot
+from pachisi.ai.bots import Bot, UnknownBotError
+from pachisi.ai.players import PLAYER_NAMES, make_player
 from pachisi.describe import DESCRIPTIONS, describe_action, situation
 from pachisi.notation import (
     NotationError,
@@ -279,7 +280,7 @@ def _parser() -> argparse.ArgumentParser:
         "--bots",
         default="random",
         metavar="BOTS",
-        help=f"one of {', '.join(BOT_NAMES)} for every seat; or two names split by a comma "
+        help=f"one of {', '.join(PLAYER_NAMES)} for every seat; or two names split by a comma "
         "(seats 0+2, then 1+3), or four (seats 0..3)",
     )
     p.add_argument(
@@ -330,7 +331,7 @@ def _parser() -> argparse.ArgumentParser:
         "--bots",
         default="greedy",
         metavar="BOT",
-        help=f"{' or '.join(BOT_NAMES)} (default: greedy)",
+        help=f"{' or '.join(PLAYER_NAMES)} (default: greedy)",
     )
     p.add_argument("--save", default=None, metavar="FILE", help="where to save the record")
     p.add_argument(
@@ -452,7 +453,7 @@ def _bot_names(text: str) -> list[str]:
     if len(names) != 4:
         raise CliError(f"--bots takes 1, 2 (per team) or 4 (per seat) names, not {text!r}")
     for name in names:
-        make_bot(name)  # raises UnknownBotError with the list of names
+        make_player(name)  # raises UnknownBotError with the list of names
     return names
 
 
@@ -460,7 +461,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     ruleset = parse_ruleset(args.ruleset)
     if args.players == 2 and ruleset.players != 2:
         ruleset = derive(ruleset, {"players": 2})
-    bots: list[Bot] = [make_bot(name) for name in _bot_names(args.bots)]
+    bots: list[Bot] = [make_player(name) for name in _bot_names(args.bots)]
     if args.engine == "fast":
         from pachisi.fast import warm_up
 

@@ -22,7 +22,8 @@ import sys
 from collections.abc import Sequence
 from typing import Final, TextIO
 
-from pachisi.ai.bots import Bot, make_bot
+from pachisi.ai.bots import Bot
+from pachisi.ai.players import make_player
 from pachisi.describe import describe_action, describe_played, event_line, piece_label, situation
 from pachisi.game import Game
 from pachisi.notation import record_from_game, write_record
@@ -161,7 +162,7 @@ class PlaySession:
         self.game = Game(ruleset, state=start)
         r = self.game.ruleset
         self.humans = {human, (human + 2) % 4} if r.players == 2 else {human}
-        self.bots: dict[int, Bot] = {s: make_bot(bot) for s in range(4) if s not in self.humans}
+        self.bots: dict[int, Bot] = {s: make_player(bot) for s in range(4) if s not in self.humans}
         self.seed = seed
         self.throws, self.choices = game_rngs(seed, 0)
         self.started = datetime.date.today()

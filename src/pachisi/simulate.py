@@ -4,9 +4,9 @@ Every game gets its own generators derived from the run's seed and the game's in
 run with the same seed, ruleset and bots gives the same games whatever else changes, and
 game ``i`` can be replayed on its own:
 
->>> from pachisi.ai import make_bot
+>>> from pachisi.ai import make_player
 >>> from pachisi.rules.ruleset import get_ruleset
->>> bots = [make_bot("random")] * 4
+>>> bots = [make_player("random")] * 4
 >>> a = simulate(get_ruleset("classic"), games=2, seed=5, bots=bots)
 >>> b = simulate(get_ruleset("classic"), games=2, seed=5, bots=bots)
 >>> a.wins_by_seat == b.wins_by_seat and a.mean_throws == b.mean_throws

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from pachisi.ai import make_bot
+from pachisi.ai import make_player
 from pachisi.env import ENV_ID, PachisiEnv
 from pachisi.fast import batch as B
 from pachisi.fast.convert import action_id
@@ -189,7 +189,7 @@ def test_truncation_after_max_steps() -> None:
 
 
 def test_a_reference_bot_can_play_the_opponents() -> None:
-    env = PachisiEnv("tylor-1879", learner="seat0", opponents=make_bot("greedy"))
+    env = PachisiEnv("tylor-1879", learner="seat0", opponents=make_player("greedy"))
     obs, info = env.reset(seed=2)
     for _ in range(40):
         obs, _, terminated, truncated, info = env.step(int(obs["action_mask"].argmax()))

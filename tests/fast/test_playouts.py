@@ -8,7 +8,8 @@ import io
 import numpy as np
 import pytest
 
-from pachisi.ai.bots import GreedyBot, Weights, make_bot
+from pachisi.ai.bots import GreedyBot, Weights
+from pachisi.ai.players import make_player
 from pachisi.fast import _playout, warm_up
 from pachisi.fast.params import FastEngineError
 from pachisi.fast.playouts import final_states, playouts
@@ -28,7 +29,7 @@ def _figures(summary: object) -> dict[str, object]:
 @pytest.mark.parametrize("rules", list(NAMED))
 def test_simulate_gives_the_same_games_on_both_engines(rules: str) -> None:
     ruleset = get_ruleset(rules)
-    bots = [make_bot("greedy"), make_bot("random")] * 2
+    bots = [make_player("greedy"), make_player("random")] * 2
     reference = simulate(ruleset, 24, 11, bots, engine_name="reference")
     fast = simulate(ruleset, 24, 11, bots, engine_name="fast")
     assert _figures(fast) == _figures(reference)
@@ -37,7 +38,7 @@ def test_simulate_gives_the_same_games_on_both_engines(rules: str) -> None:
 
 def test_simulate_results_do_not_depend_on_the_number_of_workers() -> None:
     ruleset = get_ruleset("wikipedia-full")
-    bots = [make_bot("random")] * 4
+    bots = [make_player("random")] * 4
     one = simulate(ruleset, 140, 5, bots, engine_name="fast")
     two = simulate(ruleset, 140, 5, bots, engine_name="fast", workers=2)
     assert _figures(one) == _figures(two)
@@ -49,7 +50,7 @@ def test_simulate_fast_refuses_bots_it_does_not_play() -> None:
     with pytest.raises(ValueError, match="fast engine"):
         simulate(get_ruleset("classic"), 2, 1, [odd] * 4, engine_name="fast")
     with pytest.raises(ValueError, match="engine"):
-        simulate(get_ruleset("classic"), 2, 1, [make_bot("random")] * 4, engine_name="turbo")
+        simulate(get_ruleset("classic"), 2, 1, [make_player("random")] * 4, engine_name="turbo")
 
 
 def test_playouts_from_a_position_are_reproducible() -> None:

@@ -9,7 +9,7 @@ so a seeded game is reproducible.
 >>> from pachisi.rules import engine
 >>> from pachisi.rules.ruleset import get_ruleset
 >>> state, _ = engine.apply_chance(engine.new_game(get_ruleset("ludii")), 3)
->>> str(make_bot("greedy").choose(state, random.Random(1)))
+>>> str(GreedyBot().choose(state, random.Random(1)))
 '0a*3'
 """
 
@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Protocol
 
+from pachisi.ai.budget import Budget
 from pachisi.rules import cowries, engine
 from pachisi.rules.actions import Action
 from pachisi.rules.board import HOME, IS_CASTLE, LAST_SQUARE, SQUARE_OF
@@ -28,13 +28,11 @@ from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import Event, State
 
 __all__ = [
-    "BOT_NAMES",
     "Bot",
     "GreedyBot",
     "RandomBot",
     "UnknownBotError",
     "Weights",
-    "make_bot",
 ]
 
 
@@ -43,16 +41,21 @@ class Bot(Protocol):
 
     @property
     def name(self) -> str:
-        """The name :func:`make_bot` knows the bot by."""
+        """The name :func:`pachisi.ai.players.make_player` knows the player by."""
         ...
 
-    def choose(self, state: State, rng: random.Random) -> Action:
-        """One of ``engine.legal_actions(state)``; ``rng`` breaks ties or picks at random."""
+    def choose(self, state: State, rng: random.Random, budget: Budget | None = None) -> Action:
+        """One of ``engine.legal_actions(state)``; ``rng`` breaks ties or picks at random.
+
+        ``budget`` limits a searching player's work for this decision (``None``: its own
+        default); players that do not search ignore it. The same state, generator state
+        and budget in playouts give the same choice.
+        """
         ...
 
 
 class UnknownBotError(ValueError):
-    """A bot name :func:`make_bot` does not know."""
+    """A player name :func:`pachisi.ai.players.make_player` does not know."""
 
 
 def _legal(state: State) -> tuple[Action, ...]:
@@ -67,7 +70,7 @@ class RandomBot:
 
     name: Final = "random"
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: State, rng: random.Random, budget: Budget | None = None) -> Action:
         return rng.choice(_legal(state))
 
 
@@ -112,7 +115,7 @@ class GreedyBot:
     def __init__(self, weights: Weights | None = None) -> None:
         self.weights = weights if weights is not None else Weights()
 
-    def choose(self, state: State, rng: random.Random) -> Action:
+    def choose(self, state: State, rng: random.Random, budget: Budget | None = None) -> Action:
         actions = _legal(state)
         if len(actions) == 1:
             return actions[0]
@@ -200,17 +203,3 @@ def _single_throw_chances(ruleset: Ruleset) -> dict[int, float]:
         value = ruleset.score_table[k]
         chances[value] = chances.get(value, 0.0) + float(pr)
     return chances
-
-
-_FACTORIES: Final[dict[str, Callable[[], Bot]]] = {"random": RandomBot, "greedy": GreedyBot}
-
-BOT_NAMES: Final = tuple(sorted(_FACTORIES))
-"""The names :func:`make_bot` accepts."""
-
-
-def make_bot(name: str) -> Bot:
-    """A new bot by name (``random`` or ``greedy``); :class:`UnknownBotError` otherwise."""
-    factory = _FACTORIES.get(name.strip().lower())
-    if factory is None:
-        raise UnknownBotError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
-    return factory()

@@ -35,7 +35,7 @@ from pachisi.rules.state import State
 __all__ = ["PLAYERS", "Compiled", "PlayoutResults", "compiled", "playouts", "simulate_games"]
 
 PLAYERS: Final = {"random": _playout.RANDOM_BOT, "greedy": _playout.GREEDY_BOT}
-"""The players the compiled engine plays, by the names :func:`pachisi.ai.make_bot` uses."""
+"""The players the compiled engine plays, by the names :func:`pachisi.ai.make_player` uses."""
 
 
 @dataclass(frozen=True)
