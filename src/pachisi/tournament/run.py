@@ -1,0 +1,150 @@
+"""Playing the games of a tournament, in this process or spread over worker processes.
+
+:func:`play` plays one :class:`~pachisi.tournament.schedule.GameSpec` with fresh players
+and the generators the spec's seed gives, so a game's result depends on its spec alone:
+the same on one process or many, in any order. Any backend that can map a function over
+picklable values (a process pool here, a cluster later) can run a tournament with it.
+
+>>> from pachisi.rules.ruleset import get_ruleset
+>>> from pachisi.tournament.schedule import make_schedule
+>>> plan = make_schedule(["greedy", "random"], get_ruleset("classic"), games=2, seed=1)
+>>> [r.winners for r in run_games(plan.specs)]
+[('greedy',), ('greedy',)]
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import functools
+import multiprocessing
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pachisi.ai.budget import Budget
+from pachisi.ai.players import make_player
+from pachisi.rules.actions import Action
+from pachisi.rules.ruleset import Ruleset, parse_ruleset
+from pachisi.rules.state import State
+from pachisi.simulate import play_game
+from pachisi.tournament.schedule import GameSpec, choice_rng, throw_rng
+
+__all__ = ["GameResult", "Progress", "play", "run_games"]
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` after each game."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How one game of a tournament ended, with the spec that reproduces it."""
+
+    spec: GameSpec
+    winning_seats: tuple[int, ...]
+    """The seats on the winning side; empty for a draw or an unfinished game."""
+    drawn: bool
+    """The game ended as a draw: no side could win any more (R-DEADLOCK)."""
+    throws: int
+    actions: int
+    captures: int
+    turns: int
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game ended by the rules (a win or a draw), not by a cap."""
+        return self.drawn or bool(self.winning_seats)
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The name of the winning player (one name), or none for a draw or unfinished game."""
+        return tuple(dict.fromkeys(self.spec.seats[s] for s in self.winning_seats))
+
+
+class _OwnGenerator:
+    """A player that always chooses with its own generator, whatever the game loop passes.
+
+    :func:`pachisi.simulate.play_game` hands every seat the same generator; a tournament
+    gives each side its own (see :func:`~pachisi.tournament.schedule.choice_rng`).
+    """
+
+    def __init__(self, name: str, rng: random.Random) -> None:
+        self._player = make_player(name)
+        self._rng = rng
+
+    @property
+    def name(self) -> str:
+        return self._player.name
+
+    def choose(self, state: State, rng: random.Random, budget: Budget | None = None) -> Action:
+        return self._player.choose(state, self._rng, budget)
+
+
+@functools.lru_cache(maxsize=8)
+def _ruleset(text: str) -> Ruleset:
+    return parse_ruleset(text)
+
+
+def play(spec: GameSpec) -> GameResult:
+    """Play one game of a tournament (a top-level function, so that workers can run it).
+
+    Each side gets a fresh player made by name, used for both seats of a team, and its
+    own choice generator; the throws come from the deal's generator.
+    """
+    ruleset = _ruleset(spec.ruleset)
+    individual = ruleset.teams == "individual"
+    sides = range(4) if individual else range(2)
+    players = {
+        side: _OwnGenerator(spec.seats[side], choice_rng(spec.seed, spec.deal, spec.rotation, side))
+        for side in sides
+    }
+    seated = [players[seat if individual else seat % 2] for seat in range(4)]
+    stats = play_game(
+        ruleset,
+        throw_rng(spec.seed, spec.deal),
+        seated,
+        max_turns=spec.max_turns,
+        max_steps=spec.max_steps,
+    )
+    return GameResult(
+        spec=spec,
+        winning_seats=stats.winning_seats,
+        drawn=stats.drawn,
+        throws=stats.throws,
+        actions=stats.actions,
+        captures=stats.captures,
+        turns=stats.turns,
+    )
+
+
+def run_games(
+    specs: Sequence[GameSpec], *, workers: int = 1, progress: Progress | None = None
+) -> list[GameResult]:
+    """Play every game, in order of the specs, on ``workers`` processes.
+
+    The results are the same for any ``workers``. Worker processes are started with
+    ``spawn`` (as :func:`pachisi.simulate.simulate` does) and each game is one task, so
+    that slow players share the work evenly to the end.
+    """
+    if workers < 1:
+        raise ValueError("at least one worker is needed")
+    total = len(specs)
+    if workers == 1 or total <= 1:
+        results = []
+        for spec in specs:
+            results.append(play(spec))
+            if progress is not None:
+                progress(len(results), total)
+        return results
+    done: dict[int, GameResult] = {}
+    context = multiprocessing.get_context("spawn")
+    pool = concurrent.futures.ProcessPoolExecutor(min(workers, total), mp_context=context)
+    try:
+        futures = {pool.submit(play, spec): i for i, spec in enumerate(specs)}
+        for future in concurrent.futures.as_completed(futures):
+            done[futures[future]] = future.result()
+            if progress is not None:
+                progress(len(done), total)
+    finally:
+        # On an error or Ctrl-C, drop the games not yet started instead of waiting for them.
+        pool.shutdown(wait=True, cancel_futures=True)
+    return [done[i] for i in range(total)]
