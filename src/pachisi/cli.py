@@ -1,4 +1,5 @@
-"""The ``pachisi`` command: look up rulesets, list legal moves, simulate, replay and play.
+"""The ``pachisi`` command: look up rulesets, list legal moves, simulate, hold tournaments,
+replay and play.
 
 Every subcommand is a thin layer over the library: the rules come from
 :mod:`pachisi.rules`, positions and records from :mod:`pachisi.notation`, computer players
@@ -14,6 +15,8 @@ game in :mod:`pachisi.play`; this module holds the argument parser and the subco
     pachisi simulate --ruleset R --games N --seed S [--players 2|4] [--bots B]
                      [--engine fast|reference] [--workers K]
                      [--max-turns T] [--max-steps N] [--json]
+    pachisi tournament --players A,B[,C,D] --ruleset R --games N --seed S [--workers K]
+                       [--max-steps N] [--json] [--csv FILE] [--plot FILE.png]
     pachisi replay FILE
     pachisi play [--ruleset R] [--seat S] [--seed N] [--bots B] [--save FILE]
                  [--max-steps N] [--color]
@@ -28,6 +31,7 @@ import json
 import os
 import re
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from typing import Any, Final, NoReturn
@@ -55,7 +59,7 @@ from pachisi.rules.ruleset import (
     parse_ruleset,
 )
 from pachisi.rules.state import CHANCE, State
-from pachisi.savefile import SavePathError
+from pachisi.savefile import SavePathError, check_save_path, save_text
 from pachisi.simulate import (
     DEFAULT_MAX_STEPS,
     DEFAULT_MAX_TURNS,
@@ -313,6 +317,48 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_cmd_simulate)
 
+    p = sub.add_parser(
+        "tournament", help="play computer players against each other: win rates and Elo"
+    )
+    p.add_argument(
+        "--players",
+        required=True,
+        metavar="A,B[,C,D]",
+        help=f"2 to 4 players split by commas, from {', '.join(PLAYER_NAMES)}",
+    )
+    p.add_argument("--ruleset", default="classic", metavar="R", help="default: classic")
+    p.add_argument(
+        "--games",
+        type=_integer(1, MAX_GAMES),
+        default=100,
+        metavar="N",
+        help=f"games per pair (all four seated under teams=individual), 1..{MAX_GAMES}, "
+        "rounded up to whole seat rotations (default: 100)",
+    )
+    p.add_argument(
+        "--seed", type=_integer(0, MAX_SEED), default=0, metavar="S", help="0..2**64-1 (default: 0)"
+    )
+    p.add_argument(
+        "--workers",
+        type=_integer(1, MAX_WORKERS),
+        default=1,
+        metavar="K",
+        help=f"spread the games over K processes, 1..{MAX_WORKERS} (default: 1)",
+    )
+    p.add_argument(
+        "--max-steps",
+        type=_integer(1, MAX_CAP),
+        default=DEFAULT_MAX_STEPS,
+        metavar="N",
+        help=f"abandon a game after N throws and actions (default: {DEFAULT_MAX_STEPS})",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--csv", default=None, metavar="FILE", help="write one row per game to FILE")
+    p.add_argument(
+        "--plot", default=None, metavar="FILE.png", help="draw the Elo ladder (.png, .svg, .pdf)"
+    )
+    p.set_defaults(run=_cmd_tournament)
+
     p = sub.add_parser("replay", help="read a game record and show where it ends")
     p.add_argument("file", metavar="FILE")
     p.set_defaults(run=_cmd_replay)
@@ -516,6 +562,47 @@ def _rate(wins: int, games: int) -> str:
     lo, hi = wilson_interval(wins, games)
     share = wins / games if games else 0.0
     return f"{wins:>6}  {share:6.1%}  [{lo:.1%}, {hi:.1%}]"
+
+
+# --------------------------------------------------------------------------- tournament
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    # Imported here: the tournament's statistics load numpy, which other commands skip.
+    from pachisi.tournament import TournamentError, games_csv, make_schedule, run_games, summarise
+    from pachisi.tournament.plot import PLOT_FORMATS, save_ladder
+
+    ruleset = parse_ruleset(args.ruleset)
+    names = [n.strip().lower() for n in args.players.split(",")]
+    for name in names:
+        make_player(name)  # raises UnknownBotError with the list of names
+    try:
+        plan = make_schedule(names, ruleset, args.games, args.seed, max_steps=args.max_steps)
+    except TournamentError as exc:
+        raise CliError(f"--players {args.players!r}: {exc}") from None
+    if args.plot is not None and not args.plot.lower().endswith(PLOT_FORMATS):
+        raise CliError(f"--plot {args.plot!r}: the file must end in {', '.join(PLOT_FORMATS)}")
+    outputs = [path for path in (args.csv, args.plot) if path is not None]
+    for path in outputs:
+        check_save_path(path)
+    if len({os.path.realpath(path) for path in outputs}) < len(outputs):
+        raise CliError("--csv and --plot name the same file")
+    if plan.rounded_up:
+        seatings = "both seatings" if plan.rotations == 2 else f"all {plan.rotations} seatings"
+        _complain(
+            f"pachisi: {plan.games_requested} games rounded up to {plan.games_per_pairing}, so "
+            f"that every throw sequence is played in {seatings}"
+        )
+    start = time.perf_counter()
+    with games_bar(len(plan.specs), show=sys.stderr.isatty()) as bar:
+        results = run_games(plan.specs, workers=args.workers, progress=bar)
+    report = summarise(plan, results, seconds=time.perf_counter() - start)
+    print(json.dumps(report.as_dict()) if args.json else report.text())
+    if args.csv is not None:
+        save_text(args.csv, games_csv(results))
+    if args.plot is not None:
+        save_ladder(report, args.plot)
+    return 0
 
 
 # --------------------------------------------------------------------------- replay

@@ -41,6 +41,7 @@ def save_ladder(report: Report, path: str) -> None:
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     axes.errorbar(elos, names, xerr=errors, fmt="o", capsize=4)
+    axes.margins(y=0.3)
     axes.axvline(0, color="grey", linewidth=0.8, linestyle=":")
     axes.set_xlabel("Elo (mean 0), 95% interval")
     plan = report.schedule

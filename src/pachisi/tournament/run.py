@@ -27,7 +27,7 @@ from pachisi.rules.actions import Action
 from pachisi.rules.ruleset import Ruleset, parse_ruleset
 from pachisi.rules.state import State
 from pachisi.simulate import play_game
-from pachisi.tournament.schedule import GameSpec, choice_rng, throw_rng
+from pachisi.tournament.schedule import GameSpec, choice_rng, player_name, throw_rng
 
 __all__ = ["GameResult", "Progress", "play", "run_games"]
 
@@ -56,7 +56,7 @@ class GameResult:
 
     @property
     def winners(self) -> tuple[str, ...]:
-        """The name of the winning player (one name), or none for a draw or unfinished game."""
+        """The winning entrant (one label), or none for a draw or an unfinished game."""
         return tuple(dict.fromkeys(self.spec.seats[s] for s in self.winning_seats))
 
 
@@ -67,8 +67,8 @@ class _OwnGenerator:
     gives each side its own (see :func:`~pachisi.tournament.schedule.choice_rng`).
     """
 
-    def __init__(self, name: str, rng: random.Random) -> None:
-        self._player = make_player(name)
+    def __init__(self, entrant: str, rng: random.Random) -> None:
+        self._player = make_player(player_name(entrant))
         self._rng = rng
 
     @property

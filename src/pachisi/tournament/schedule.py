@@ -36,7 +36,9 @@ __all__ = [
     "Schedule",
     "TournamentError",
     "choice_rng",
+    "entrants",
     "make_schedule",
+    "player_name",
     "throw_rng",
 ]
 
@@ -50,8 +52,8 @@ Seats = tuple[str, str, str, str]
 
 
 class TournamentError(ValueError):
-    """A tournament that cannot be scheduled: too few or too many players, a name given
-    twice, no games, or a player count the ruleset's teams do not allow."""
+    """A tournament that cannot be scheduled: too few or too many players, no games, or a
+    player count the ruleset's teams do not allow."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +71,7 @@ class GameSpec:
     rotation: int
     """Which seating of the deal this is, from 0."""
     seats: Seats
+    """The entrant at each seat (see :func:`entrants`)."""
     ruleset: str
     """The canonical ruleset string."""
     seed: int
@@ -82,6 +85,7 @@ class Schedule:
     """The games of a tournament, in the order they are numbered, with how they came about."""
 
     players: tuple[str, ...]
+    """The entrants, in the order given (see :func:`entrants`)."""
     ruleset: str
     """The canonical ruleset string."""
     seed: int
@@ -116,19 +120,18 @@ def make_schedule(
 ) -> Schedule:
     """The games of a tournament between ``players`` (names), ``games`` per pairing.
 
-    Under ``teams=pairs`` every pair of players meets (in the order given), each player
-    taking both seats of a team. Under ``teams=individual`` exactly four players sit at
-    every game. ``games`` is rounded up to a whole number of deals.
+    A name may be given more than once (a player against itself); each entry is an entrant
+    of its own, labelled by :func:`entrants`. Under ``teams=pairs`` every pair of entrants
+    meets (in the order given), each taking both seats of a team. Under
+    ``teams=individual`` exactly four entrants sit at every game. ``games`` is rounded up
+    to a whole number of deals.
     """
     names = tuple(players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise TournamentError(
             f"a tournament needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}"
         )
-    repeated = sorted({n for n in names if names.count(n) > 1})
-    if repeated:
-        names_twice = ", ".join(repeated)
-        raise TournamentError(f"every player may take part once; given twice: {names_twice}")
+    names = entrants(names)
     if games < 1:
         raise TournamentError(f"a tournament needs at least 1 game, not {games}")
     if max_turns < 1 or max_steps < 1:
@@ -173,6 +176,31 @@ def make_schedule(
         max_turns=max_turns,
         max_steps=max_steps,
     )
+
+
+def entrants(names: Sequence[str]) -> tuple[str, ...]:
+    """A label for every player entered: its name, with ``#2``, ``#3``... when it repeats.
+
+    >>> entrants(["random", "greedy", "random"])
+    ('random', 'greedy', 'random#2')
+    """
+    labels: list[str] = []
+    for name in names:
+        label, copy = name, 1
+        while label in labels:
+            copy += 1
+            label = f"{name}#{copy}"
+        labels.append(label)
+    return tuple(labels)
+
+
+def player_name(entrant: str) -> str:
+    """The name of the player an entrant label stands for (:func:`pachisi.ai.make_player`).
+
+    >>> player_name("random#2")
+    'random'
+    """
+    return entrant.partition("#")[0]
 
 
 def _seating(pairing: Sequence[str], rotation: int) -> Seats:
