@@ -1,0 +1,97 @@
+"""A Monte Carlo tree search player that treats the cowrie throws as chance.
+
+The tree (:mod:`pachisi.ai._mcts_tree`) has decision nodes for the seat to act and chance
+nodes whose children are the throws' outcomes with their exact probabilities; leaves are
+valued by games played on to the end in the compiled engine (:mod:`pachisi.ai._mcts_rollout`).
+Values are kept per side (per team in pairs, per seat under ``teams = individual``), and
+every decision node maximises its own mover's side, so partners cooperate and seats playing
+alone play max-n. One unit of the :class:`~pachisi.ai.budget.Budget` is one iteration.
+
+>>> import random
+>>> from pachisi.rules import engine
+>>> from pachisi.rules.ruleset import get_ruleset
+>>> state, _ = engine.apply_chance(engine.new_game(get_ruleset("ludii")), 3)
+>>> str(MctsPlayer().choose(state, random.Random(1)))
+'0a*3'
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from pachisi.ai._mcts_rollout import ROLLOUT_PLAYERS, Rollouts
+from pachisi.ai._mcts_tree import Node, iterate
+from pachisi.ai.budget import Budget, Deadline
+from pachisi.ai.ranked import Ranked
+from pachisi.rules import engine
+from pachisi.rules.actions import Action
+from pachisi.rules.state import State
+
+__all__ = ["DEFAULT_BUDGET", "MctsPlayer"]
+
+DEFAULT_BUDGET: Final = Budget(playouts=200)
+"""What one decision may cost when the caller gives no budget (about 0.1 s in ``classic``)."""
+DEFAULT_EXPLORATION: Final = 0.7
+"""The UCT exploration constant (rewards are 0..1)."""
+
+
+class MctsPlayer:
+    """Chooses by Monte Carlo tree search with rollouts in the compiled engine.
+
+    ``rollout`` names who plays the rollouts (``greedy`` or ``random``), ``per_leaf`` how
+    many games value a new leaf. A search limited by playouts alone is reproducible: the
+    same state, generator state and budget give the same choice.
+    """
+
+    def __init__(
+        self,
+        name: str = "mcts",
+        default_budget: Budget = DEFAULT_BUDGET,
+        exploration: float = DEFAULT_EXPLORATION,
+        rollout: str = "greedy",
+        per_leaf: int = 1,
+    ) -> None:
+        if default_budget.playouts is None and default_budget.seconds is None:
+            raise ValueError("the default budget must limit playouts or seconds")
+        if rollout not in ROLLOUT_PLAYERS:
+            raise ValueError(f"rollout is one of {', '.join(ROLLOUT_PLAYERS)}, not {rollout!r}")
+        if not exploration >= 0:
+            raise ValueError(f"the exploration constant cannot be negative: {exploration}")
+        self.name = name
+        self.default_budget = default_budget
+        self.exploration = exploration
+        self.rollouts = Rollouts(rollout, per_leaf)
+
+    def choose(self, state: State, rng: random.Random, budget: Budget | None = None) -> Action:
+        """The most visited action after the search; a single legal action at once."""
+        actions = engine.legal_actions(state)
+        if not actions:
+            raise ValueError("no action to choose: a throw is due or the game is over")
+        if len(actions) == 1:
+            return actions[0]
+        return self.rank(state, rng, budget)[0].action
+
+    def rank(self, state: State, rng: random.Random, budget: Budget | None = None) -> list[Ranked]:
+        """Every legal action with its estimated win chance and visits, most visited first."""
+        root = self.search(state, rng, budget)
+        ranked = [
+            Ranked(action, child.mean(root.side), child.visits)
+            for action, child in zip(root.actions, root.children, strict=False)
+        ]
+        fallback = root.mean(root.side)
+        ranked += [Ranked(a, fallback, 0) for a in root.actions[len(root.children) :]]
+        # Stable: equal visits and values keep the engine's order.
+        ranked.sort(key=lambda r: (r.effort, r.win), reverse=True)
+        return ranked
+
+    def search(self, state: State, rng: random.Random, budget: Budget | None = None) -> Node:
+        """The search tree grown from ``state`` within the budget."""
+        root = Node(state)
+        if root.mover < 0:
+            raise ValueError("no action to choose: a throw is due or the game is over")
+        deadline = Deadline((budget or self.default_budget).or_default(self.default_budget))
+        while not deadline.exhausted():
+            iterate(root, rng, self.rollouts, self.exploration)
+            deadline.spend()
+        return root
