@@ -3,12 +3,14 @@ results on any number of worker processes, and greedy beating random."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
 
 from pachisi.rules.ruleset import get_ruleset, parse_ruleset
 from pachisi.tournament import run as run_module
+from pachisi.tournament.report import summarise
 from pachisi.tournament.run import play, run_games
 from pachisi.tournament.schedule import make_schedule
 
@@ -91,3 +93,19 @@ def test_individual_games_seat_four_players() -> None:
     for r in results:
         assert len(r.winning_seats) == 1 and len(r.winners) == 1
     assert sum(r.winners == ("greedy",) for r in results) >= 3
+
+
+SLOW = os.environ.get("PACHISI_SLOW") == "1"
+
+
+@pytest.mark.skipif(not SLOW, reason="a 300-game round robin (20 to 30 s): set PACHISI_SLOW=1")
+def test_a_larger_round_robin_ranks_greedy_first() -> None:
+    plan = make_schedule(
+        ["random", "greedy", "random"], get_ruleset("wikipedia-full"), games=100, seed=1
+    )
+    report = summarise(plan, run_games(plan.specs, workers=2), seconds=0.0)
+    by_name = {r.name: r for r in report.ratings}
+    assert by_name["greedy"].interval[0] > max(by_name["random"].elo, by_name["random#2"].elo)
+    # A player against itself: an even match, give or take chance (3.5 standard errors).
+    mirror = next(q for q in report.standings.pairs if q.a == "random" and q.b == "random#2")
+    assert abs(mirror.a_share - 0.5) < 1.75 / mirror.decided**0.5
