@@ -324,7 +324,8 @@ def _parser() -> argparse.ArgumentParser:
         "--players",
         required=True,
         metavar="A,B[,C,D]",
-        help=f"2 to 4 players split by commas, from {', '.join(PLAYER_NAMES)}",
+        help=f"2 to 4 players split by commas, from {', '.join(PLAYER_NAMES)} (a name may "
+        "repeat: a player against itself)",
     )
     p.add_argument("--ruleset", default="classic", metavar="R", help="default: classic")
     p.add_argument(
@@ -577,9 +578,16 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     for name in names:
         make_player(name)  # raises UnknownBotError with the list of names
     try:
-        plan = make_schedule(names, ruleset, args.games, args.seed, max_steps=args.max_steps)
+        plan = make_schedule(
+            names,
+            ruleset,
+            args.games,
+            args.seed,
+            max_steps=args.max_steps,
+            max_games=MAX_GAMES,
+        )
     except TournamentError as exc:
-        raise CliError(f"--players {args.players!r}: {exc}") from None
+        raise CliError(str(exc)) from None
     if args.plot is not None and not args.plot.lower().endswith(PLOT_FORMATS):
         raise CliError(f"--plot {args.plot!r}: the file must end in {', '.join(PLOT_FORMATS)}")
     outputs = [path for path in (args.csv, args.plot) if path is not None]

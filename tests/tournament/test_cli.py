@@ -169,6 +169,7 @@ def _nothing_may_be_played(monkeypatch: pytest.MonkeyPatch) -> None:
         (("--players", "greedy,random", "--csv", "."), "is a directory"),
         (("--players", "greedy,random", "--csv", "x.png", "--plot", "x.png"), "same file"),
         (("--games", "2"), "--players"),
+        (("--players", "greedy,random,greedy", "--games", "400000"), "at most 1,000,000"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2_before_any_game(

@@ -107,6 +107,13 @@ def test_impossible_tournaments_are_refused(
         make_schedule(players, ruleset, games=games, seed=0)
 
 
+def test_the_whole_tournament_can_be_capped() -> None:
+    plan = make_schedule(["a", "b", "c"], CLASSIC, games=3, seed=0, max_games=12)
+    assert len(plan.specs) == 12
+    with pytest.raises(TournamentError, match="4 games for each of 3 pairings make 12"):
+        make_schedule(["a", "b", "c"], CLASSIC, games=3, seed=0, max_games=11)
+
+
 def test_a_spec_is_small_and_pickles() -> None:
     plan = make_schedule(["greedy", "random"], get_ruleset("wikipedia-full"), games=2, seed=1)
     for spec in plan.specs:

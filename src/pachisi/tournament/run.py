@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import concurrent.futures
 import functools
+import itertools
 import multiprocessing
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from pachisi.ai.budget import Budget
 from pachisi.ai.players import make_player
@@ -33,6 +35,9 @@ __all__ = ["GameResult", "Progress", "play", "run_games"]
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each game."""
+
+_TASKS_PER_WORKER: Final = 4
+"""Games handed to the pool per worker at a time."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +128,8 @@ def run_games(
 
     The results are the same for any ``workers``. Worker processes are started with
     ``spawn`` (as :func:`pachisi.simulate.simulate` does) and each game is one task, so
-    that slow players share the work evenly to the end.
+    that slow players share the work evenly to the end; a few tasks per worker are handed
+    out at a time, so that a long tournament holds few in memory and stops soon on Ctrl-C.
     """
     if workers < 1:
         raise ValueError("at least one worker is needed")
@@ -136,14 +142,24 @@ def run_games(
                 progress(len(results), total)
         return results
     done: dict[int, GameResult] = {}
+    waiting = iter(enumerate(specs))
+    window = _TASKS_PER_WORKER * workers
     context = multiprocessing.get_context("spawn")
     pool = concurrent.futures.ProcessPoolExecutor(min(workers, total), mp_context=context)
     try:
-        futures = {pool.submit(play, spec): i for i, spec in enumerate(specs)}
-        for future in concurrent.futures.as_completed(futures):
-            done[futures[future]] = future.result()
-            if progress is not None:
-                progress(len(done), total)
+        running: dict[concurrent.futures.Future[GameResult], int] = {}
+        while True:
+            for i, spec in itertools.islice(waiting, window - len(running)):
+                running[pool.submit(play, spec)] = i
+            if not running:
+                break
+            finished, _ = concurrent.futures.wait(
+                running, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+            for future in finished:
+                done[running.pop(future)] = future.result()
+                if progress is not None:
+                    progress(len(done), total)
     finally:
         # On an error or Ctrl-C, drop the games not yet started instead of waiting for them.
         pool.shutdown(wait=True, cancel_futures=True)

@@ -117,6 +117,7 @@ def make_schedule(
     *,
     max_turns: int = DEFAULT_MAX_TURNS,
     max_steps: int = DEFAULT_MAX_STEPS,
+    max_games: int | None = None,
 ) -> Schedule:
     """The games of a tournament between ``players`` (names), ``games`` per pairing.
 
@@ -124,7 +125,8 @@ def make_schedule(
     of its own, labelled by :func:`entrants`. Under ``teams=pairs`` every pair of entrants
     meets (in the order given), each taking both seats of a team. Under
     ``teams=individual`` exactly four entrants sit at every game. ``games`` is rounded up
-    to a whole number of deals.
+    to a whole number of deals; ``max_games`` (if given) caps the games of the whole
+    tournament.
     """
     names = tuple(players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
@@ -145,6 +147,11 @@ def make_schedule(
     pairings = (names,) if individual else tuple(itertools.combinations(names, 2))
     rotations = 4 if individual else 2
     deals = math.ceil(games / rotations)
+    if max_games is not None and deals * rotations * len(pairings) > max_games:
+        raise TournamentError(
+            f"{deals * rotations:,} games for each of {len(pairings)} pairings make "
+            f"{deals * rotations * len(pairings):,}; a tournament has at most {max_games:,}"
+        )
     canonical = str(ruleset)
     specs: list[GameSpec] = []
     for p, pairing in enumerate(pairings):
