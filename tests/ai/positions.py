@@ -1,0 +1,29 @@
+"""Positions for the players' tests: real choices reached by play from the start."""
+
+from __future__ import annotations
+
+import random
+
+from pachisi.rules import cowries, engine
+from pachisi.rules.ruleset import Ruleset
+from pachisi.rules.state import CHANCE, State
+
+
+def decisions(ruleset: Ruleset, seed: int, count: int, every: int = 7) -> list[State]:
+    """Every ``every``-th position with more than one legal action, reached by random play
+    from the start, until ``count`` are found or the game ends."""
+    rng = random.Random(seed)
+    state = engine.new_game(ruleset)
+    found: list[State] = []
+    step = 0
+    while not state.is_over and len(found) < count:
+        if engine.current_player(state) == CHANCE:
+            k = cowries.throw(rng, ruleset.cowries, ruleset.p_mouth_up)
+            state, _ = engine.apply_chance(state, k)
+            continue
+        actions = engine.legal_actions(state)
+        step += 1
+        if len(actions) > 1 and step % every == 0:
+            found.append(state)
+        state, _ = engine.apply_action(state, rng.choice(actions))
+    return found
