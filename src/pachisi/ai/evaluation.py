@@ -31,7 +31,7 @@ from pachisi.rules.state import DRAW, State
 __all__ = ["SCALE", "side_of", "sides", "strengths", "win_chance", "win_chances"]
 
 SCALE: Final = 150.0
-"""Points of strength that make the odds ``e`` to 1. Fitted by least squares of the
+"""Points of strength that make the odds ``e`` to 1. Fitted by maximum likelihood of the
 logistic model to greedy-vs-greedy games (``bench/calibrate.py``: 147 on ``classic``, 205 on
 ``wikipedia-full``)."""
 
