@@ -20,8 +20,8 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from pachisi.ai._mcts_rollout import ROLLOUT_PLAYERS, Rollouts
-from pachisi.ai._mcts_tree import Node, iterate
+from pachisi.ai._mcts_rollout import DEFAULT_SCALE, ROLLOUT_PLAYERS, Evaluation, Rollouts
+from pachisi.ai._mcts_tree import Node, Rollout, iterate
 from pachisi.ai.budget import Budget, Deadline
 from pachisi.ai.ranked import Ranked
 from pachisi.rules import engine
@@ -39,8 +39,11 @@ DEFAULT_EXPLORATION: Final = 0.7
 class MctsPlayer:
     """Chooses by Monte Carlo tree search with rollouts in the compiled engine.
 
-    ``rollout`` names who plays the rollouts (``greedy`` or ``random``), ``per_leaf`` how
-    many games value a new leaf. A search limited by playouts alone is reproducible: the
+    ``rollout`` names who plays the rollouts (``greedy`` or ``random``; ``none`` values a
+    leaf by the evaluation alone), ``per_leaf`` how many games value a new leaf, and
+    ``rollout_steps`` (``None``: to the end) after how many throws and actions a rollout
+    stops to be valued by the evaluation, whose logistic ``scale`` is in greedy-score
+    points. A search limited by playouts alone is reproducible: the
     same state, generator state and budget give the same choice.
     """
 
@@ -51,17 +54,25 @@ class MctsPlayer:
         exploration: float = DEFAULT_EXPLORATION,
         rollout: str = "greedy",
         per_leaf: int = 1,
+        rollout_steps: int | None = None,
+        scale: float = DEFAULT_SCALE,
     ) -> None:
         if default_budget.playouts is None and default_budget.seconds is None:
             raise ValueError("the default budget must limit playouts or seconds")
-        if rollout not in ROLLOUT_PLAYERS:
-            raise ValueError(f"rollout is one of {', '.join(ROLLOUT_PLAYERS)}, not {rollout!r}")
+        if rollout not in (*ROLLOUT_PLAYERS, "none"):
+            known = ", ".join((*ROLLOUT_PLAYERS, "none"))
+            raise ValueError(f"rollout is one of {known}, not {rollout!r}")
         if not exploration >= 0:
             raise ValueError(f"the exploration constant cannot be negative: {exploration}")
         self.name = name
         self.default_budget = default_budget
         self.exploration = exploration
-        self.rollouts = Rollouts(rollout, per_leaf)
+        evaluation = Evaluation(scale)
+        self.leaf: Rollout = (
+            evaluation
+            if rollout == "none"
+            else Rollouts(rollout, per_leaf, rollout_steps, evaluation)
+        )
 
     def choose(self, state: State, rng: random.Random, budget: Budget | None = None) -> Action:
         """The most visited action after the search; a single legal action at once."""
@@ -92,6 +103,6 @@ class MctsPlayer:
             raise ValueError("no action to choose: a throw is due or the game is over")
         deadline = Deadline((budget or self.default_budget).or_default(self.default_budget))
         while not deadline.exhausted():
-            iterate(root, rng, self.rollouts, self.exploration)
+            iterate(root, rng, self.leaf, self.exploration)
             deadline.spend()
         return root
