@@ -19,12 +19,14 @@ Every node holds the state it stands for, its visits and, per side (team or seat
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 from pachisi.ai._mcts_rollout import side_count, side_of, terminal_reward
-from pachisi.rules import engine
+from pachisi.rules import cowries, engine
 from pachisi.rules.actions import Action
 from pachisi.rules.state import CHANCE, TERMINAL, State
 
@@ -81,14 +83,25 @@ class Node:
         self.priors = [priors[i] for i in order]
 
 
+@functools.lru_cache(maxsize=64)
+def _throws(n: int, p_mouth_up: Fraction) -> tuple[tuple[int, float], ...]:
+    """The throws ``k`` of ``n`` cowries with their probabilities (every throw alike)."""
+    return tuple((k, float(p)) for k, p in cowries.chance_outcomes(n, p_mouth_up))
+
+
 def _expand_chance(node: Node) -> None:
-    groups: dict[State, float] = {}
-    for k, p in engine.chance_outcomes(node.state):
+    # Keyed by the state without its ruleset, which every state here shares and which is
+    # slow to hash.
+    groups: dict[tuple[object, ...], tuple[State, float]] = {}
+    r = node.state.ruleset
+    for k, p in _throws(r.cowries, r.p_mouth_up):
         after, _ = engine.apply_chance(node.state, k)
         after = advance(after)
-        groups[after] = groups.get(after, 0.0) + float(p)
-    node.children = [Node(s) for s in groups]
-    node.probs = list(groups.values())
+        key = after[1:]
+        seen = groups.get(key)
+        groups[key] = (after, p if seen is None else seen[1] + p)
+    node.children = [Node(after) for after, _ in groups.values()]
+    node.probs = [p for _, p in groups.values()]
 
 
 def _pick_chance(node: Node) -> Node:
