@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from pachisi.ai import _mcts_rollout
+import pachisi.fast.playouts
 from pachisi.ai._mcts_rollout import Evaluation
 from pachisi.ai._mcts_tree import Node
 from pachisi.ai.budget import Budget
@@ -136,7 +136,7 @@ def test_falls_back_to_the_reference_engine(monkeypatch: pytest.MonkeyPatch) -> 
     def refuse(*args: object, **kwargs: object) -> None:
         raise FastEngineError("not here")
 
-    monkeypatch.setattr(_mcts_rollout, "playouts", refuse)
+    monkeypatch.setattr(pachisi.fast.playouts, "playouts", refuse)
     state = act_state({0: 60, 1: 70, 4: 60, 8: 60, 12: 60}, k=3)
     root = MctsPlayer().search(state, random.Random(2), Budget(playouts=4))
     assert root.visits == 4 and sum(root.totals[:2]) == pytest.approx(4)

@@ -26,7 +26,6 @@ from typing import Final
 from pachisi.ai.bots import Bot, GreedyBot, RandomBot, Weights
 from pachisi.fast.convert import to_state
 from pachisi.fast.params import FastEngineError
-from pachisi.fast.playouts import playouts
 from pachisi.rules import cowries, engine
 from pachisi.rules.state import CHANCE, DRAW, State
 
@@ -123,6 +122,10 @@ class Rollouts:
         """The mean reward vector of ``per_leaf`` games played on from ``state``."""
         if state.is_over:
             return terminal_reward(state)
+        # Imported here: pachisi.fast.playouts imports pachisi.ai, whose registry imports
+        # this module.
+        from pachisi.fast.playouts import playouts
+
         seed = rng.getrandbits(SEED_BITS)
         max_steps = MAX_STEPS if self.steps is None else self.steps
         try:
