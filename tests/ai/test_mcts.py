@@ -7,7 +7,6 @@ import random
 import pytest
 
 import pachisi.fast.playouts
-from pachisi.ai._mcts_rollout import Evaluation
 from pachisi.ai._mcts_tree import Node
 from pachisi.ai.budget import Budget
 from pachisi.ai.mcts import MctsPlayer
@@ -164,7 +163,6 @@ def test_terminal_and_chance_roots_are_refused() -> None:
         {"rollout": "expert"},
         {"exploration": -1.0},
         {"per_leaf": 0},
-        {"scale": 0.0},
         {"rollout_steps": 0},
     ],
 )
@@ -178,22 +176,6 @@ def test_parameters() -> None:
     state = act_state({0: 20, 1: 30}, k=3)
     assert player.name == "mcts-big"
     assert sum(r.effort for r in player.rank(state, random.Random(0))) == 30
-
-
-@pytest.mark.parametrize("teams, sides", [("pairs", 2), ("individual", 4)])
-def test_evaluation_gives_win_chances(teams: str, sides: int) -> None:
-    ruleset = derive(get_ruleset("classic"), {"teams": teams})
-    start = engine.new_game(ruleset)
-    assert Evaluation()(start) == pytest.approx([1 / sides] * sides)
-    for state in decisions(ruleset, seed=8, count=5):
-        chances = Evaluation()(state)
-        assert len(chances) == sides and sum(chances) == pytest.approx(1.0)
-
-
-def test_evaluation_favours_the_side_ahead() -> None:
-    ahead = act_state({0: 60, 1: 50, 8: 40}, k=2)
-    us, them = Evaluation()(ahead)
-    assert us > 0.5 > them
 
 
 @pytest.mark.parametrize(

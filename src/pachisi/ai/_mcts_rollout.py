@@ -1,15 +1,12 @@
 """How the search values a leaf: games played on from it, the greedy evaluation, or both.
 
 A leaf's value is one reward per *side*: per team under ``teams = pairs`` (team 0 is seats
-0 and 2), per seat under ``teams = individual``. A win is worth 1, a draw half to every
-side, and a game a cap cut short counts as a draw.
+0 and 2), per seat under ``teams = individual``. A win is worth 1, a draw an equal share to
+every side (half in pairs), and a game a cap cut short counts as a draw.
 
-* :class:`Evaluation` turns the greedy player's score into win chances. A side's strength
-  is :meth:`pachisi.ai.bots.GreedyBot.evaluate` of its own pieces only (enemy progress
-  weighted 0, so that a difference of strengths counts every feature once), and the
-  chances are a softmax of the strengths divided by ``scale``: in pairs
-  ``1 / (1 + exp(-(strength_us - strength_them) / scale))``. It is exact about finished
-  games and has no noise, but knows nothing of the dice beyond the greedy danger estimate.
+* The evaluation (:func:`pachisi.ai.evaluation.win_chances`) turns each side's strength,
+  as the greedy player scores it, into chances of winning. It has no noise but knows
+  nothing of the dice beyond the greedy danger estimate.
 * :class:`Rollouts` plays ``per_leaf`` games on from the leaf in the compiled engine
   (:func:`pachisi.fast.playouts.playouts`), to the end or, with ``steps``, for that many
   throws and actions, after which the evaluation values the games still going. A ruleset
@@ -19,92 +16,44 @@ side, and a game a cap cut short counts as a draw.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Final
 
-from pachisi.ai.bots import Bot, GreedyBot, RandomBot, Weights
+from pachisi.ai.bots import Bot, GreedyBot, RandomBot
+from pachisi.ai.evaluation import sides, win_chances
 from pachisi.fast.convert import to_state
 from pachisi.fast.params import FastEngineError
 from pachisi.rules import cowries, engine
-from pachisi.rules.state import CHANCE, DRAW, State
+from pachisi.rules.state import CHANCE, State
 
-__all__ = [
-    "DEFAULT_SCALE",
-    "ROLLOUT_PLAYERS",
-    "Evaluation",
-    "Rollouts",
-    "side_count",
-    "side_of",
-    "terminal_reward",
-]
+__all__ = ["ROLLOUT_PLAYERS", "Rollouts", "terminal_reward"]
 
 ROLLOUT_PLAYERS: Final = ("greedy", "random")
 """Who plays the seats in a rollout."""
-DEFAULT_SCALE: Final = 150.0
-"""Greedy-score points that make the odds ``e`` to 1: the maximum-likelihood fit of the
-logistic model to 20,000 positions of 400 greedy ``classic`` games and their results."""
 SEED_BITS: Final = 40
 """The compiled engine takes playout seeds of 40 bits."""
 MAX_STEPS: Final = 50_000
 """Throws and actions after which a rollout is abandoned (counted as a draw)."""
 
 
-def side_count(state: State) -> int:
-    """How many sides a value vector has: 2 teams, or 4 seats playing alone."""
-    return 4 if state.ruleset.teams == "individual" else 2
-
-
-def side_of(state: State, seat: int) -> int:
-    """The index of ``seat``'s side in a value vector (its team, or itself)."""
-    return seat if state.ruleset.teams == "individual" else seat % 2
-
-
 def terminal_reward(state: State) -> list[float]:
     """The reward vector of a finished game; a game still going counts as a draw."""
-    sides = side_count(state)
-    if state.winner == DRAW or state.winner < 0:
-        return [0.5] * sides
-    reward = [0.0] * sides
-    reward[state.winner] = 1.0
-    return reward
-
-
-class Evaluation:
-    """Win chances per side from the greedy player's score (no search, no noise)."""
-
-    def __init__(self, scale: float = DEFAULT_SCALE) -> None:
-        if not scale > 0:
-            raise ValueError(f"the evaluation scale must be positive, not {scale}")
-        self.scale = scale
-        self._strength = GreedyBot(Weights(enemy_progress=0.0)).evaluate
-
-    def __call__(self, state: State, rng: random.Random | None = None) -> list[float]:
-        if state.is_over:
-            return terminal_reward(state)
-        # A side's strength is the same from either seat of a team: seats 0..sides-1 stand
-        # for the sides.
-        scores = [self._strength(state, s) / self.scale for s in range(side_count(state))]
-        top = max(scores)
-        weights = [math.exp(s - top) for s in scores]
-        total = sum(weights)
-        return [w / total for w in weights]
+    if state.is_over:
+        return win_chances(state)
+    n = sides(state)
+    return [1.0 / n] * n
 
 
 class Rollouts:
     """Plays ``per_leaf`` games from a leaf and averages their rewards.
 
-    With ``steps`` the games stop after that many throws and actions and ``evaluation``
+    With ``steps`` the games stop after that many throws and actions and the evaluation
     values those still going. Seeds for the compiled engine come from the generator passed
     to each call, so a search limited by playouts is reproducible.
     """
 
     def __init__(
-        self,
-        players: str = "greedy",
-        per_leaf: int = 1,
-        steps: int | None = None,
-        evaluation: Evaluation | None = None,
+        self, players: str = "greedy", per_leaf: int = 1, steps: int | None = None
     ) -> None:
         if players not in ROLLOUT_PLAYERS:
             raise ValueError(f"rollout players are one of {', '.join(ROLLOUT_PLAYERS)}")
@@ -115,7 +64,6 @@ class Rollouts:
         self.players = players
         self.per_leaf = per_leaf
         self.steps = steps
-        self.evaluation = evaluation if evaluation is not None else Evaluation()
         self.bot: Bot = GreedyBot() if players == "greedy" else RandomBot()
 
     def __call__(self, state: State, rng: random.Random) -> list[float]:
@@ -134,23 +82,22 @@ class Rollouts:
             )
         except FastEngineError:
             return self._reference(state, random.Random(seed))
-        sides = side_count(state)
-        total = [0.0] * sides
+        n = sides(state)
+        total = [0.0] * n
         for row, w in zip(results.rows, results.winners.tolist(), strict=True):
             if w >= 0:
                 total[w] += 1.0
                 continue
             if w == -1 and self.steps is not None:
-                reward = self.evaluation(to_state(row, state.ruleset))
+                reward = win_chances(to_state(row, state.ruleset))
             else:
-                reward = [0.5] * sides
+                reward = [1.0 / n] * n
             total = [t + r for t, r in zip(total, reward, strict=True)]
         return [t / self.per_leaf for t in total]
 
     def _reference(self, state: State, rng: random.Random) -> list[float]:
         """The fallback: the same games with the reference engine (slow)."""
-        sides = side_count(state)
-        total = [0.0] * sides
+        total = [0.0] * sides(state)
         for _ in range(self.per_leaf):
             reward = self._play_out(state, rng)
             total = [t + r for t, r in zip(total, reward, strict=True)]
@@ -169,4 +116,4 @@ class Rollouts:
             steps += 1
         if state.is_over or self.steps is None:
             return terminal_reward(state)
-        return self.evaluation(state)
+        return win_chances(state)

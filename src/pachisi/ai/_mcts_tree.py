@@ -1,7 +1,7 @@
 """The search tree of :mod:`pachisi.ai.mcts`: decision and chance nodes, one iteration.
 
 Every node holds the state it stands for, its visits and, per side (team or seat, see
-:func:`~pachisi.ai._mcts_rollout.side_of`), the sum of the rewards backed up through it.
+:func:`~pachisi.ai.evaluation.side_of`), the sum of the rewards backed up through it.
 
 * A decision node's children are its legal actions, expanded one per iteration in the
   order of ``priors`` (best first); once all are, UCT picks the child with the best mean
@@ -25,7 +25,8 @@ import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from pachisi.ai._mcts_rollout import side_count, side_of, terminal_reward
+from pachisi.ai._mcts_rollout import terminal_reward
+from pachisi.ai.evaluation import side_of, sides
 from pachisi.rules import cowries, engine
 from pachisi.rules.actions import Action
 from pachisi.rules.state import CHANCE, TERMINAL, State
@@ -58,7 +59,7 @@ class Node:
         self.mover = engine.current_player(state)
         """The seat to act, or ``CHANCE`` / ``TERMINAL``."""
         self.side = side_of(state, self.mover) if self.mover >= 0 else -1
-        self.totals = [0.0] * (side_count(state) + 1)
+        self.totals = [0.0] * (sides(state) + 1)
         """Reward sums per side; the last entry counts the visits."""
         self.actions: tuple[Action, ...] = engine.legal_actions(state) if self.mover >= 0 else ()
         self.children: list[Node] = []

@@ -20,9 +20,10 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from pachisi.ai._mcts_rollout import DEFAULT_SCALE, ROLLOUT_PLAYERS, Evaluation, Rollouts
+from pachisi.ai._mcts_rollout import ROLLOUT_PLAYERS, Rollouts
 from pachisi.ai._mcts_tree import Node, Rollout, iterate
 from pachisi.ai.budget import Budget, Deadline
+from pachisi.ai.evaluation import win_chances
 from pachisi.ai.ranked import Ranked
 from pachisi.rules import engine
 from pachisi.rules.actions import Action
@@ -36,14 +37,18 @@ DEFAULT_EXPLORATION: Final = 0.7
 """The UCT exploration constant (rewards are 0..1)."""
 
 
+def _evaluate(state: State, rng: random.Random) -> list[float]:
+    return win_chances(state)
+
+
 class MctsPlayer:
     """Chooses by Monte Carlo tree search with rollouts in the compiled engine.
 
     ``rollout`` names who plays the rollouts (``greedy`` or ``random``; ``none`` values a
     leaf by the evaluation alone), ``per_leaf`` how many games value a new leaf, and
     ``rollout_steps`` (``None``: to the end) after how many throws and actions a rollout
-    stops to be valued by the evaluation, whose logistic ``scale`` is in greedy-score
-    points. A search limited by playouts alone is reproducible: the
+    stops to be valued by the evaluation (:func:`pachisi.ai.evaluation.win_chances`).
+    A search limited by playouts alone is reproducible: the
     same state, generator state and budget give the same choice.
     """
 
@@ -55,7 +60,6 @@ class MctsPlayer:
         rollout: str = "greedy",
         per_leaf: int = 1,
         rollout_steps: int | None = None,
-        scale: float = DEFAULT_SCALE,
     ) -> None:
         if default_budget.playouts is None and default_budget.seconds is None:
             raise ValueError("the default budget must limit playouts or seconds")
@@ -67,11 +71,8 @@ class MctsPlayer:
         self.name = name
         self.default_budget = default_budget
         self.exploration = exploration
-        evaluation = Evaluation(scale)
         self.leaf: Rollout = (
-            evaluation
-            if rollout == "none"
-            else Rollouts(rollout, per_leaf, rollout_steps, evaluation)
+            _evaluate if rollout == "none" else Rollouts(rollout, per_leaf, rollout_steps)
         )
 
     def choose(self, state: State, rng: random.Random, budget: Budget | None = None) -> Action:
