@@ -65,6 +65,7 @@ from pachisi.simulate import (
     DEFAULT_MAX_TURNS,
     ENGINES,
     Summary,
+    fast_plays,
     simulate,
     wilson_interval,
 )
@@ -304,8 +305,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--engine",
         choices=ENGINES,
-        default="fast",
-        help="fast (compiled, the default) or reference (the rules engine): the same games",
+        default=None,
+        help="fast (compiled) or reference (the rules engine): the same games. Default: fast "
+        "when every bot is random or greedy, else reference (the compiled engine plays no "
+        "other bot)",
     )
     p.add_argument(
         "--workers",
@@ -509,6 +512,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.players == 2 and ruleset.players != 2:
         ruleset = derive(ruleset, {"players": 2})
     bots: list[Bot] = [make_player(name) for name in _bot_names(args.bots)]
+    if args.engine is None:
+        args.engine = "fast" if fast_plays(bots) else "reference"
+    elif args.engine == "fast" and not fast_plays(bots):
+        raise CliError("--engine fast plays only the random and greedy bots; use the reference")
     if args.engine == "fast":
         from pachisi.fast import warm_up
 

@@ -282,15 +282,19 @@ def _play_chunk(job: Job) -> list[GameStats]:
     return out
 
 
-def _check_fast_bots(bots: Sequence[Bot]) -> None:
-    """The compiled engine plays the stock random and greedy bots, nothing else."""
+def fast_plays(bots: Sequence[Bot]) -> bool:
+    """Whether the compiled engine can play these bots: the stock random and greedy ones."""
     from pachisi.ai.bots import GreedyBot, RandomBot, Weights
 
+    return all(
+        isinstance(bot, RandomBot) or (isinstance(bot, GreedyBot) and bot.weights == Weights())
+        for bot in bots
+    )
+
+
+def _check_fast_bots(bots: Sequence[Bot]) -> None:
     for bot in bots:
-        stock = isinstance(bot, RandomBot) or (
-            isinstance(bot, GreedyBot) and bot.weights == Weights()
-        )
-        if not stock:
+        if not fast_plays([bot]):
             raise ValueError(
                 f"the fast engine plays only the random and greedy bots, not {bot.name!r} "
                 "(use the reference engine)"

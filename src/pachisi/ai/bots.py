@@ -119,18 +119,21 @@ class GreedyBot:
         actions = _legal(state)
         if len(actions) == 1:
             return actions[0]
-        seat = state.seat
         best: list[Action] = []
         best_score = float("-inf")
         for action in actions:
-            after, events = engine.apply_action(state, action)
-            score = self.evaluate(after, seat) + self._captures(events, seat, state)
+            score = self.score(state, action)
             # A small tolerance so that float noise cannot split a genuine tie.
             if score > best_score + 1e-9:
                 best, best_score = [action], score
             elif score >= best_score - 1e-9:
                 best.append(action)
         return best[0] if len(best) == 1 else rng.choice(best)
+
+    def score(self, state: State, action: Action) -> float:
+        """What taking ``action`` in ``state`` is worth to the side of the seat to act."""
+        after, events = engine.apply_action(state, action)
+        return self.evaluate(after, state.seat) + self._captures(events, state.seat, state)
 
     def evaluate(self, state: State, seat: int) -> float:
         """The score of ``state`` for the side of ``seat`` (higher is better)."""

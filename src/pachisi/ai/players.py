@@ -1,11 +1,14 @@
 """The computer players by name: the registry behind ``--bots`` and ``--players``.
 
->>> sorted(PLAYER_NAMES)[:2]
-['greedy', 'random']
->>> make_player("nobody")
+Players: ``random``, ``greedy``, ``expectimax`` and ``mcts`` (each with its default budget);
+levels for people: ``easy``, ``medium``, ``hard``, ``expert`` (:mod:`pachisi.ai.levels`).
+
+>>> PLAYER_NAMES
+('random', 'greedy', 'expectimax', 'mcts', 'easy', 'medium', 'hard', 'expert')
+>>> make_player("nobody")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-pachisi.ai.bots.UnknownBotError: unknown player 'nobody'; choose one of: greedy, random
+pachisi.ai.bots.UnknownBotError: unknown player 'nobody'; choose one of: random, greedy, ...
 """
 
 from __future__ import annotations
@@ -14,16 +17,22 @@ from collections.abc import Callable
 from typing import Final
 
 from pachisi.ai.bots import Bot, GreedyBot, RandomBot, UnknownBotError
+from pachisi.ai.expectimax import ExpectimaxPlayer
+from pachisi.ai.levels import LEVELS
+from pachisi.ai.mcts import MctsPlayer
 
 __all__ = ["PLAYER_NAMES", "make_player"]
 
 _FACTORIES: Final[dict[str, Callable[[], Bot]]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "expectimax": ExpectimaxPlayer,
+    "mcts": MctsPlayer,
+    **LEVELS,
 }
 
-PLAYER_NAMES: Final = tuple(sorted(_FACTORIES))
-"""The names :func:`make_player` accepts."""
+PLAYER_NAMES: Final = tuple(_FACTORIES)
+"""The names :func:`make_player` accepts: the players, then the levels, easiest first."""
 
 
 def make_player(name: str) -> Bot:
