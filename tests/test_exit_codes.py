@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+import pachisi.tournament as tournament
 from pachisi import cli
 from pachisi import play as play_module
 from pachisi.cli import EXIT_CODES, main
@@ -28,11 +29,12 @@ from pachisi.game import Game
 from pachisi.notation import record_from_game, write_position, write_record
 from pachisi.rules import engine
 from pachisi.rules.ruleset import get_ruleset
+from tests.ai.positions import ACTING
 
 SRC = Path(__file__).parents[1] / "src"
 ENV = {**os.environ, "PYTHONPATH": str(SRC)}
 PACHISI = [sys.executable, "-m", "pachisi.cli"]
-COMMANDS = ("rules", "moves", "simulate", "replay", "play")
+COMMANDS = ("rules", "moves", "hint", "simulate", "tournament", "replay", "play")
 
 
 def test_the_table() -> None:
@@ -81,6 +83,8 @@ def good_argv(command: str, tmp_path: Path, record: Path) -> list[str]:
     return {
         "rules": ["rules", "classic"],
         "moves": ["moves", start_position()],
+        "hint": ["hint", ACTING, "--level", "medium"],
+        "tournament": ["tournament", "--players", "random,greedy", "--games", "2", "--seed", "1"],
         "simulate": ["simulate", "--games", "2", "--seed", "1"],
         "replay": ["replay", str(record)],
         "play": ["play", "--seed", "1", "--save", str(tmp_path / "played.pgn")],
@@ -188,6 +192,11 @@ BAD_INPUT: list[tuple[str, Any]] = [
     ("rules", lambda tmp: ["rules", "--bogus"]),
     ("moves", lambda tmp: ["moves", "not a position"]),
     ("moves", lambda tmp: ["moves"]),
+    ("hint", lambda tmp: ["hint", "not a position"]),
+    ("hint", lambda tmp: ["hint", ACTING, "--level", "minimax"]),
+    ("hint", lambda tmp: ["hint", start_position()]),
+    ("tournament", lambda tmp: ["tournament", "--players", "greedy"]),
+    ("tournament", lambda tmp: ["tournament", "--players", "greedy,minimax"]),
     ("simulate", lambda tmp: ["simulate", "--games", "١"]),
     ("simulate", lambda tmp: ["simulate", "--bots", "minimax"]),
     ("simulate", lambda tmp: ["simulate", "--ruleset", "nope"]),
@@ -312,7 +321,9 @@ def break_command(monkeypatch: pytest.MonkeyPatch, command: str, exc: BaseExcept
     target: dict[str, tuple[Any, str]] = {
         "rules": (cli, "describe"),
         "moves": (cli, "read_position"),
+        "hint": (cli, "hint"),
         "simulate": (cli, "simulate"),
+        "tournament": (tournament, "run_games"),
         "replay": (cli, "read_game_file"),
         "play": (play_module, "describe_played"),
     }

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from typing import Any, Final, NoReturn
 
 from pachisi.ai.bots import Bot, UnknownBotError
+from pachisi.ai.hints import DEFAULT_LEVEL, hint
 from pachisi.ai.players import PLAYER_NAMES, make_player
 from pachisi.describe import DESCRIPTIONS, describe_action, situation
 from pachisi.notation import (
@@ -268,6 +269,22 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_cmd_moves)
 
+    p = sub.add_parser(
+        "hint", help="rank the legal actions of a position with each one's chance to win"
+    )
+    p.add_argument("position", nargs="+", metavar="POSITION", help="a position string")
+    p.add_argument(
+        "--level",
+        default=DEFAULT_LEVEL,
+        metavar="L",
+        help=f"whose judgement: {', '.join(PLAYER_NAMES)} (default: {DEFAULT_LEVEL})",
+    )
+    p.add_argument(
+        "--seed", type=_integer(0, MAX_SEED), default=0, metavar="S", help="the search's seed"
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_cmd_hint)
+
     p = sub.add_parser("simulate", help="play many games between bots and sum up")
     p.add_argument("--ruleset", default="classic", metavar="R", help="default: classic")
     p.add_argument(
@@ -490,6 +507,37 @@ def _moves_data(state: State) -> dict[str, Any]:
             for i, a in enumerate(engine.legal_actions(state), start=1)
         ]
     return data
+
+
+def _cmd_hint(args: argparse.Namespace) -> int:
+    state = read_position(" ".join(args.position))
+    make_player(args.level)  # an unknown level is bad input (UnknownBotError), not a bug
+    if not engine.legal_actions(state):
+        raise CliError("no seat is to act in this position (a throw is due or the game is over)")
+    ranked = hint(state, args.level, seed=args.seed)
+    data = {
+        "position": write_position(state),
+        "level": args.level,
+        "seed": args.seed,
+        "seat": state.seat,
+        "actions": [
+            {
+                "action": str(r.action),
+                "description": describe_action(state, r.action),
+                "win": round(r.win, 4),
+                "effort": r.effort,
+            }
+            for r in ranked
+        ],
+    }
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    print(situation(state))
+    print(f"hint by {args.level}: chance that seat {state.seat}'s side wins after each action")
+    for i, a in enumerate(data["actions"], start=1):
+        print(f"  {i:>2}. {a['action']:<8} {100 * a['win']:5.1f}%  {a['description']}")
+    return 0
 
 
 # --------------------------------------------------------------------------- simulate

@@ -8,6 +8,11 @@ from pachisi.rules import cowries, engine
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import CHANCE, State
 
+ACTING = (
+    "0,29,35,10/72,35,1,0/84,32,1,0/42,41,28,31 a3 165 k=4 entered=0,1,2,3 kills=0,0,0,1 classic"
+)
+"""A classic position where seat 3 uses a throw of 4: 3b+4, 3c+4, 3d+4 or decline."""
+
 
 def decisions(ruleset: Ruleset, seed: int, count: int, every: int = 7) -> list[State]:
     """Every ``every``-th position with more than one legal action, reached by random play

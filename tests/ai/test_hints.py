@@ -1,0 +1,59 @@
+"""Tests for hints (pachisi.ai.hints) and ``pachisi hint``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pachisi.ai.bots import UnknownBotError
+from pachisi.ai.budget import Budget
+from pachisi.ai.hints import hint
+from pachisi.cli import main
+from pachisi.notation import read_position
+from pachisi.rules import engine
+from pachisi.rules.ruleset import get_ruleset
+from tests.ai.positions import ACTING
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expectimax", "greedy"])
+def test_a_hint_ranks_every_legal_action_best_first(level: str) -> None:
+    state = read_position(ACTING)
+    ranked = hint(state, level, budget=Budget(playouts=300))
+    assert sorted(str(r.action) for r in ranked) == sorted(
+        str(a) for a in engine.legal_actions(state)
+    )
+    wins = [r.win for r in ranked]
+    assert all(0.0 <= w <= 1.0 for w in wins)
+    if level not in ("mcts", "expert"):  # MCTS ranks by visits
+        assert wins == sorted(wins, reverse=True)
+
+
+def test_the_same_seed_gives_the_same_hint() -> None:
+    state = read_position(ACTING)
+    first = hint(state, "expert", seed=3, budget=Budget(playouts=40))
+    assert hint(state, "expert", seed=3, budget=Budget(playouts=40)) == first
+
+
+def test_no_hint_without_a_seat_to_act() -> None:
+    with pytest.raises(ValueError, match="no action to rank"):
+        hint(engine.new_game(get_ruleset("classic")))
+
+
+def test_an_unknown_level_is_refused() -> None:
+    with pytest.raises(UnknownBotError, match="unknown player"):
+        hint(read_position(ACTING), "grandmaster")
+
+
+def test_the_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", ACTING, "--level", "medium", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seat"] == 3 and data["level"] == "medium"
+    assert data["actions"][0]["action"] == str(hint(read_position(ACTING), "medium")[0].action)
+    assert {a["action"] for a in data["actions"]} == {"3b+4", "3c+4", "3d+4", "-"}
+
+
+def test_the_command_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", ACTING, "--level", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert "hint by easy" in out and "%" in out and "3d+4" in out
