@@ -164,6 +164,7 @@ def test_terminal_and_chance_roots_are_refused() -> None:
         {"exploration": -1.0},
         {"per_leaf": 0},
         {"rollout_steps": 0},
+        {"prior_temperature": 0.0},
     ],
 )
 def test_bad_parameters_are_refused(kwargs: dict[str, object]) -> None:
@@ -189,3 +190,17 @@ def test_other_leaf_values(kwargs: dict[str, object]) -> None:
         assert root.visits == 30
         assert sum(root.totals[:2]) == pytest.approx(30)
         assert player.choose(state, random.Random(i), SMALL) in engine.legal_actions(state)
+
+
+def test_priors_order_the_expansion() -> None:
+    (enemy_p,) = progress_of_square(1, square_of(0, 23))
+    pos = {0: 20, 1: 60, 2: HOME, 3: HOME, 4: enemy_p, 10: 40, 15: 70}
+    pos.update({g: HOME for g in (5, 6, 7, 8, 9, 11, 12, 13, 14)})
+    state = act_state(pos, k=3)
+    player = MctsPlayer(rollout="none", exploration=0.3, prior_temperature=0.05)
+    root = player.search(state, random.Random(0), Budget(playouts=1))
+    # The capture is the evaluation's favourite, so it is expanded first.
+    assert root.actions[0] == Action.parse("0a+3") and len(root.children) == 1
+    assert sum(root.priors) == pytest.approx(1.0)
+    assert root.priors == sorted(root.priors, reverse=True)
+    assert player.choose(state, random.Random(0), Budget(playouts=30)) == Action.parse("0a+3")

@@ -17,13 +17,15 @@ alone play max-n. One unit of the :class:`~pachisi.ai.budget.Budget` is one iter
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Sequence
 from typing import Final
 
 from pachisi.ai._mcts_rollout import ROLLOUT_PLAYERS, Rollouts
 from pachisi.ai._mcts_tree import Node, Rollout, iterate
 from pachisi.ai.budget import Budget, Deadline
-from pachisi.ai.evaluation import win_chances
+from pachisi.ai.evaluation import side_of, win_chances
 from pachisi.ai.ranked import Ranked
 from pachisi.rules import engine
 from pachisi.rules.actions import Action
@@ -39,6 +41,21 @@ DEFAULT_EXPLORATION: Final = 0.7
 
 def _evaluate(state: State, rng: random.Random) -> list[float]:
     return win_chances(state)
+
+
+class _EvaluationPriors:
+    """PUCT priors: a softmax of the mover's win chance after each action."""
+
+    def __init__(self, temperature: float) -> None:
+        self.temperature = temperature
+
+    def __call__(self, state: State, actions: Sequence[Action]) -> list[float]:
+        side = side_of(state, state.seat)
+        values = [win_chances(engine.apply_action(state, a)[0])[side] for a in actions]
+        top = max(values)
+        weights = [math.exp((v - top) / self.temperature) for v in values]
+        total = sum(weights)
+        return [w / total for w in weights]
 
 
 class MctsPlayer:
@@ -60,6 +77,7 @@ class MctsPlayer:
         rollout: str = "greedy",
         per_leaf: int = 1,
         rollout_steps: int | None = None,
+        prior_temperature: float | None = None,
     ) -> None:
         if default_budget.playouts is None and default_budget.seconds is None:
             raise ValueError("the default budget must limit playouts or seconds")
@@ -74,6 +92,9 @@ class MctsPlayer:
         self.leaf: Rollout = (
             _evaluate if rollout == "none" else Rollouts(rollout, per_leaf, rollout_steps)
         )
+        if prior_temperature is not None and not prior_temperature > 0:
+            raise ValueError(f"the prior temperature must be positive, not {prior_temperature}")
+        self.priors = None if prior_temperature is None else _EvaluationPriors(prior_temperature)
 
     def choose(self, state: State, rng: random.Random, budget: Budget | None = None) -> Action:
         """The most visited action after the search; a single legal action at once."""
@@ -104,6 +125,6 @@ class MctsPlayer:
             raise ValueError("no action to choose: a throw is due or the game is over")
         deadline = Deadline((budget or self.default_budget).or_default(self.default_budget))
         while not deadline.exhausted():
-            iterate(root, rng, self.leaf, self.exploration)
+            iterate(root, rng, self.leaf, self.exploration, self.priors)
             deadline.spend()
         return root
