@@ -58,9 +58,10 @@ def test_chooses_only_legal_actions(name: str) -> None:
         assert player.choose(state, random.Random(i), SMALL) in engine.legal_actions(state)
 
 
-def test_same_seed_and_playouts_same_search() -> None:
+@pytest.mark.parametrize("rollout", ["none", "greedy"])
+def test_same_seed_and_playouts_same_search(rollout: str) -> None:
     (state, *_) = decisions(get_ruleset("classic"), seed=5, count=1, every=20)
-    player = MctsPlayer()
+    player = MctsPlayer(rollout=rollout)
     first = player.rank(state, random.Random(9), Budget(playouts=60))
     again = player.rank(state, random.Random(9), Budget(playouts=60))
     assert first == again
@@ -137,7 +138,7 @@ def test_falls_back_to_the_reference_engine(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(pachisi.fast.playouts, "playouts", refuse)
     state = act_state({0: 60, 1: 70, 4: 60, 8: 60, 12: 60}, k=3)
-    root = MctsPlayer().search(state, random.Random(2), Budget(playouts=4))
+    root = MctsPlayer(rollout="greedy").search(state, random.Random(2), Budget(playouts=4))
     assert root.visits == 4 and sum(root.totals[:2]) == pytest.approx(4)
 
 

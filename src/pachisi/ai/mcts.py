@@ -33,10 +33,11 @@ from pachisi.rules.state import State
 
 __all__ = ["DEFAULT_BUDGET", "MctsPlayer"]
 
-DEFAULT_BUDGET: Final = Budget(playouts=200)
+DEFAULT_BUDGET: Final = Budget(playouts=1000)
 """What one decision may cost when the caller gives no budget (about 0.1 s in ``classic``)."""
-DEFAULT_EXPLORATION: Final = 0.7
-"""The UCT exploration constant (rewards are 0..1)."""
+DEFAULT_EXPLORATION: Final = 0.1
+"""The UCT exploration constant. Values are chances of winning, but the actions of one
+decision rarely differ by more than a few percent, so it is small."""
 
 
 def _evaluate(state: State, rng: random.Random) -> list[float]:
@@ -59,13 +60,15 @@ class _EvaluationPriors:
 
 
 class MctsPlayer:
-    """Chooses by Monte Carlo tree search with rollouts in the compiled engine.
+    """Chooses by Monte Carlo tree search over decisions and throws.
 
-    ``rollout`` names who plays the rollouts (``greedy`` or ``random``; ``none`` values a
-    leaf by the evaluation alone), ``per_leaf`` how many games value a new leaf, and
-    ``rollout_steps`` (``None``: to the end) after how many throws and actions a rollout
-    stops to be valued by the evaluation (:func:`pachisi.ai.evaluation.win_chances`).
-    A search limited by playouts alone is reproducible: the
+    ``rollout`` names who plays the rollouts in the compiled engine (``greedy`` or
+    ``random``), or ``none`` (the default, the strongest measured) to value a leaf by the
+    evaluation (:func:`pachisi.ai.evaluation.win_chances`) alone. ``per_leaf`` is how many
+    games value a new leaf, and ``rollout_steps`` (``None``: to the end) after how many
+    throws and actions a rollout stops to be valued by the evaluation.
+    ``prior_temperature`` (``None``: plain UCT) turns on PUCT with priors from the
+    evaluation after each action. A search limited by playouts alone is reproducible: the
     same state, generator state and budget give the same choice.
     """
 
@@ -74,7 +77,7 @@ class MctsPlayer:
         name: str = "mcts",
         default_budget: Budget = DEFAULT_BUDGET,
         exploration: float = DEFAULT_EXPLORATION,
-        rollout: str = "greedy",
+        rollout: str = "none",
         per_leaf: int = 1,
         rollout_steps: int | None = None,
         prior_temperature: float | None = None,
@@ -89,9 +92,8 @@ class MctsPlayer:
         self.name = name
         self.default_budget = default_budget
         self.exploration = exploration
-        self.leaf: Rollout = (
-            _evaluate if rollout == "none" else Rollouts(rollout, per_leaf, rollout_steps)
-        )
+        rollouts = Rollouts("greedy" if rollout == "none" else rollout, per_leaf, rollout_steps)
+        self.leaf: Rollout = _evaluate if rollout == "none" else rollouts
         if prior_temperature is not None and not prior_temperature > 0:
             raise ValueError(f"the prior temperature must be positive, not {prior_temperature}")
         self.priors = None if prior_temperature is None else _EvaluationPriors(prior_temperature)
