@@ -127,9 +127,16 @@ def test_chance_visits_follow_the_probabilities() -> None:
     assert chance
     for node in chance:
         assert sum(node.probs) == pytest.approx(1.0)
-        spread = node.visits - 1  # its first visit was valued by a rollout
-        for child, p in zip(node.children, node.probs, strict=True):
-            assert abs(child.visits - p * spread) <= 1.5
+        n = sum(node.counts)
+        assert n == node.visits - 1  # its first visit was valued as a leaf
+        for count, p in zip(node.counts, node.probs, strict=True):
+            assert abs(count - p * n) <= 1.0
+        # Every visit of a child came through one of the throws leading to it.
+        by_child: dict[int, int] = {}
+        for child, count in zip(node.slots, node.counts, strict=True):
+            if child is not None:
+                by_child[id(child)] = by_child.get(id(child), 0) + count
+        assert sorted(by_child.values()) == sorted(c.visits for c in node.children)
 
 
 def test_falls_back_to_the_reference_engine(monkeypatch: pytest.MonkeyPatch) -> None:

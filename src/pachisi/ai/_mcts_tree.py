@@ -7,12 +7,12 @@ Every node holds the state it stands for, its visits and, per side (team or seat
   order of ``priors`` (best first); once all are, UCT picks the child with the best mean
   for the node's *own* mover's side plus an exploration bonus, so each seat maximises its
   side's value and consecutive decisions of one seat need no special case.
-* A chance node's children are the distinct states its throws lead to, each with the sum
-  of the exact probabilities of the throws that reach it. The descent does not draw a throw
-  at random: it takes the child whose visits lag furthest behind its probability's share
-  (``p * (visits + 1) - child visits``), so the visits follow the probabilities within one
-  and a node's mean is a stratified estimate of its expectation, with no sampling noise from
-  the choice of throws.
+* A chance node has a slot for every throw ``k``, with its exact probability. The descent
+  does not draw a throw at random: it takes the throw whose count lags furthest behind its
+  probability's share (``p * (n + 1) - count``), so the counts follow the probabilities
+  within one and a node's mean is a stratified estimate of its expectation, with no
+  sampling noise from the choice of throws. A throw's child is made when the throw is first
+  taken; throws that lead to the same state share one child.
 * A state where the seat to act has a single legal action is never a node: the action is
   applied at once (:func:`advance`), so forced moves cost no iterations.
 """
@@ -52,7 +52,18 @@ def advance(state: State) -> State:
 class Node:
     """One state of the tree with its statistics."""
 
-    __slots__ = ("actions", "children", "mover", "priors", "probs", "side", "state", "totals")
+    __slots__ = (
+        "actions",
+        "children",
+        "counts",
+        "mover",
+        "priors",
+        "probs",
+        "side",
+        "slots",
+        "state",
+        "totals",
+    )
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -63,8 +74,14 @@ class Node:
         """Reward sums per side; the last entry counts the visits."""
         self.actions: tuple[Action, ...] = engine.legal_actions(state) if self.mover >= 0 else ()
         self.children: list[Node] = []
-        self.probs: list[float] = []
-        """Chance nodes: the probability of reaching each child."""
+        """Decision nodes: one per action expanded, in ``actions`` order; chance nodes: the
+        distinct states the throws taken so far led to."""
+        self.probs: tuple[float, ...] = ()
+        """Chance nodes: the probability of each throw ``k`` (0..cowries)."""
+        self.counts: list[int] = []
+        """Chance nodes: how often the descent took each throw."""
+        self.slots: list[Node | None] = []
+        """Chance nodes: the child each throw leads to, once it was taken."""
         self.priors: list[float] = []
         """Decision nodes under PUCT: the prior of each action, in ``actions`` order."""
 
@@ -85,35 +102,42 @@ class Node:
 
 
 @functools.lru_cache(maxsize=64)
-def _throws(n: int, p_mouth_up: Fraction) -> tuple[tuple[int, float], ...]:
-    """The throws ``k`` of ``n`` cowries with their probabilities (every throw alike)."""
-    return tuple((k, float(p)) for k, p in cowries.chance_outcomes(n, p_mouth_up))
-
-
-def _expand_chance(node: Node) -> None:
-    # Keyed by the state without its ruleset, which every state here shares and which is
-    # slow to hash.
-    groups: dict[tuple[object, ...], tuple[State, float]] = {}
-    r = node.state.ruleset
-    for k, p in _throws(r.cowries, r.p_mouth_up):
-        after, _ = engine.apply_chance(node.state, k)
-        after = advance(after)
-        key = after[1:]
-        seen = groups.get(key)
-        groups[key] = (after, p if seen is None else seen[1] + p)
-    node.children = [Node(after) for after, _ in groups.values()]
-    node.probs = [p for _, p in groups.values()]
+def _throws(n: int, p_mouth_up: Fraction) -> tuple[float, ...]:
+    """The probability of each ``k`` (mouths up) in a throw of ``n`` cowries."""
+    return tuple(float(p) for _, p in cowries.chance_outcomes(n, p_mouth_up))
 
 
 def _pick_chance(node: Node) -> Node:
-    n = node.totals[-1] + 1
-    best = node.children[0]
+    if not node.probs:
+        r = node.state.ruleset
+        node.probs = _throws(r.cowries, r.p_mouth_up)
+        node.counts = [0] * len(node.probs)
+        node.slots = [None] * len(node.probs)
+    counts = node.counts
+    n = sum(counts) + 1
+    best = 0
     best_lag = -math.inf
-    for child, p in zip(node.children, node.probs, strict=True):
-        lag = p * n - child.totals[-1]
+    for k, p in enumerate(node.probs):
+        lag = p * n - counts[k]
         if lag > best_lag:
-            best, best_lag = child, lag
-    return best
+            best, best_lag = k, lag
+    counts[best] += 1
+    child = node.slots[best]
+    if child is None:
+        child = node.slots[best] = _child_after_throw(node, best)
+    return child
+
+
+def _child_after_throw(node: Node, k: int) -> Node:
+    after, _ = engine.apply_chance(node.state, k)
+    after = advance(after)
+    # Compared without the ruleset, which every state here shares and is slow to compare.
+    key = after[1:]
+    for child in node.children:
+        if child.state[1:] == key:
+            return child
+    node.children.append(Node(after))
+    return node.children[-1]
 
 
 def _pick_action(node: Node, exploration: float) -> Node:
@@ -153,8 +177,6 @@ def iterate(
             reward = terminal_reward(node.state)
             break
         if node.mover == CHANCE:
-            if not node.children:
-                _expand_chance(node)
             node = _pick_chance(node)
             path.append(node)
             if not node.totals[-1]:
