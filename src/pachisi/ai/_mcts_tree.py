@@ -19,16 +19,15 @@ Every node holds the state it stands for, its visits and, per side (team or seat
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 
 from pachisi.ai._mcts_rollout import terminal_reward
 from pachisi.ai.evaluation import side_of, sides
 from pachisi.rules import cowries, engine
 from pachisi.rules.actions import Action
+from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import CHANCE, TERMINAL, State
 
 __all__ = ["Node", "Rollout", "advance", "iterate"]
@@ -101,16 +100,29 @@ class Node:
         self.priors = [priors[i] for i in order]
 
 
-@functools.lru_cache(maxsize=64)
-def _throws(n: int, p_mouth_up: Fraction) -> tuple[float, ...]:
-    """The probability of each ``k`` (mouths up) in a throw of ``n`` cowries."""
-    return tuple(float(p) for _, p in cowries.chance_outcomes(n, p_mouth_up))
+_THROWS: dict[int, tuple[Ruleset, tuple[float, ...]]] = {}
+
+
+def _throws(ruleset: Ruleset) -> tuple[float, ...]:
+    """The probability of each ``k`` (mouths up) in a throw under ``ruleset``.
+
+    Cached by the ruleset's identity: a search's states share one ruleset object, and
+    hashing a ruleset (or its fractional probability) at every chance node costs more.
+    """
+    cached = _THROWS.get(id(ruleset))
+    if cached is None or cached[0] is not ruleset:
+        probs = tuple(
+            float(p) for _, p in cowries.chance_outcomes(ruleset.cowries, ruleset.p_mouth_up)
+        )
+        if len(_THROWS) >= 64:
+            _THROWS.clear()
+        cached = _THROWS[id(ruleset)] = (ruleset, probs)
+    return cached[1]
 
 
 def _pick_chance(node: Node) -> Node:
     if not node.probs:
-        r = node.state.ruleset
-        node.probs = _throws(r.cowries, r.p_mouth_up)
+        node.probs = _throws(node.state.ruleset)
         node.counts = [0] * len(node.probs)
         node.slots = [None] * len(node.probs)
     counts = node.counts
