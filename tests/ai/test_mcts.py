@@ -173,6 +173,8 @@ def test_terminal_and_chance_roots_are_refused() -> None:
         {"per_leaf": 0},
         {"rollout_steps": 0},
         {"prior_temperature": 0.0},
+        {"rollout_weight": 0.0},
+        {"rollout_weight": 1.5},
     ],
 )
 def test_bad_parameters_are_refused(kwargs: dict[str, object]) -> None:
@@ -189,7 +191,11 @@ def test_parameters() -> None:
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"rollout": "none"}, {"rollout": "greedy", "rollout_steps": 6, "per_leaf": 3}],
+    [
+        {"rollout": "none"},
+        {"rollout": "greedy", "rollout_steps": 6, "per_leaf": 3},
+        {"rollout": "greedy", "rollout_weight": 0.25},
+    ],
 )
 def test_other_leaf_values(kwargs: dict[str, object]) -> None:
     player = MctsPlayer(**kwargs)  # type: ignore[arg-type]
@@ -212,3 +218,15 @@ def test_priors_order_the_expansion() -> None:
     assert sum(root.priors) == pytest.approx(1.0)
     assert root.priors == sorted(root.priors, reverse=True)
     assert player.choose(state, random.Random(0), Budget(playouts=30)) == Action.parse("0a+3")
+
+
+def test_an_evaluation_can_be_plugged_in() -> None:
+    calls: list[State] = []
+
+    def even(state: State) -> list[float]:
+        calls.append(state)
+        return [0.5, 0.5]
+
+    state = act_state({0: 20, 1: 30}, k=3)
+    ranked = MctsPlayer(evaluate=even).rank(state, random.Random(0), Budget(playouts=20))
+    assert calls and all(r.win == 0.5 for r in ranked)

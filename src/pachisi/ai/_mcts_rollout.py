@@ -17,6 +17,7 @@ every side (half in pairs), and a game a cap cut short counts as a draw.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final
 
 from pachisi.ai.bots import Bot, GreedyBot, RandomBot
@@ -26,7 +27,10 @@ from pachisi.fast.params import FastEngineError
 from pachisi.rules import cowries, engine
 from pachisi.rules.state import CHANCE, State
 
-__all__ = ["ROLLOUT_PLAYERS", "Rollouts", "terminal_reward"]
+__all__ = ["ROLLOUT_PLAYERS", "Evaluate", "Rollouts", "terminal_reward"]
+
+Evaluate = Callable[[State], list[float]]
+"""A static evaluation: each side's chance of winning from a position."""
 
 ROLLOUT_PLAYERS: Final = ("greedy", "random")
 """Who plays the seats in a rollout."""
@@ -47,13 +51,20 @@ def terminal_reward(state: State) -> list[float]:
 class Rollouts:
     """Plays ``per_leaf`` games from a leaf and averages their rewards.
 
-    With ``steps`` the games stop after that many throws and actions and the evaluation
-    values those still going. Seeds for the compiled engine come from the generator passed
-    to each call, so a search limited by playouts is reproducible.
+    With ``steps`` the games stop after that many throws and actions and ``evaluate``
+    values those still going. With a ``weight`` below 1 the leaf's value is that share of
+    the games' mean plus the rest of the leaf's own evaluation. Seeds for the compiled
+    engine come from the generator passed to each call, so a search limited by playouts is
+    reproducible.
     """
 
     def __init__(
-        self, players: str = "greedy", per_leaf: int = 1, steps: int | None = None
+        self,
+        players: str = "greedy",
+        per_leaf: int = 1,
+        steps: int | None = None,
+        weight: float = 1.0,
+        evaluate: Evaluate = win_chances,
     ) -> None:
         if players not in ROLLOUT_PLAYERS:
             raise ValueError(f"rollout players are one of {', '.join(ROLLOUT_PLAYERS)}")
@@ -61,15 +72,26 @@ class Rollouts:
             raise ValueError(f"rollouts per leaf must be at least 1, not {per_leaf}")
         if steps is not None and steps < 1:
             raise ValueError(f"rollout steps must be at least 1, not {steps}")
+        if not 0 < weight <= 1:
+            raise ValueError(f"the rollouts' weight is more than 0 and at most 1, not {weight}")
         self.players = players
         self.per_leaf = per_leaf
         self.steps = steps
+        self.weight = weight
+        self.evaluate = evaluate
         self.bot: Bot = GreedyBot() if players == "greedy" else RandomBot()
 
     def __call__(self, state: State, rng: random.Random) -> list[float]:
-        """The mean reward vector of ``per_leaf`` games played on from ``state``."""
+        """The leaf's value: the games' mean reward, mixed with the evaluation by ``weight``."""
         if state.is_over:
             return terminal_reward(state)
+        played = self._play(state, rng)
+        if self.weight == 1.0:
+            return played
+        w = self.weight
+        return [w * r + (1.0 - w) * e for r, e in zip(played, self.evaluate(state), strict=True)]
+
+    def _play(self, state: State, rng: random.Random) -> list[float]:
         # Imported here: pachisi.fast.playouts imports pachisi.ai, whose registry imports
         # this module.
         from pachisi.fast.playouts import playouts
@@ -89,7 +111,7 @@ class Rollouts:
                 total[w] += 1.0
                 continue
             if w == -1 and self.steps is not None:
-                reward = win_chances(to_state(row, state.ruleset))
+                reward = self.evaluate(to_state(row, state.ruleset))
             else:
                 reward = [1.0 / n] * n
             total = [t + r for t, r in zip(total, reward, strict=True)]
@@ -116,4 +138,4 @@ class Rollouts:
             steps += 1
         if state.is_over or self.steps is None:
             return terminal_reward(state)
-        return win_chances(state)
+        return self.evaluate(state)

@@ -22,7 +22,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from pachisi.ai._mcts_rollout import ROLLOUT_PLAYERS, Rollouts
+from pachisi.ai._mcts_rollout import ROLLOUT_PLAYERS, Evaluate, Rollouts
 from pachisi.ai._mcts_tree import Node, Rollout, iterate
 from pachisi.ai.budget import Budget, Deadline
 from pachisi.ai.evaluation import side_of, win_chances
@@ -40,19 +40,26 @@ DEFAULT_EXPLORATION: Final = 0.1
 decision rarely differ by more than a few percent, so it is small."""
 
 
-def _evaluate(state: State, rng: random.Random) -> list[float]:
-    return win_chances(state)
+class _Evaluation:
+    """A leaf valued by the evaluation alone."""
+
+    def __init__(self, evaluate: Evaluate) -> None:
+        self.evaluate = evaluate
+
+    def __call__(self, state: State, rng: random.Random) -> list[float]:
+        return self.evaluate(state)
 
 
 class _EvaluationPriors:
     """PUCT priors: a softmax of the mover's win chance after each action."""
 
-    def __init__(self, temperature: float) -> None:
+    def __init__(self, temperature: float, evaluate: Evaluate) -> None:
         self.temperature = temperature
+        self.evaluate = evaluate
 
     def __call__(self, state: State, actions: Sequence[Action]) -> list[float]:
         side = side_of(state, state.seat)
-        values = [win_chances(engine.apply_action(state, a)[0])[side] for a in actions]
+        values = [self.evaluate(engine.apply_action(state, a)[0])[side] for a in actions]
         top = max(values)
         weights = [math.exp((v - top) / self.temperature) for v in values]
         total = sum(weights)
@@ -65,9 +72,11 @@ class MctsPlayer:
     ``rollout`` names who plays the rollouts in the compiled engine (``greedy`` or
     ``random``), or ``none`` (the default, the strongest measured) to value a leaf by the
     evaluation (:func:`pachisi.ai.evaluation.win_chances`) alone. ``per_leaf`` is how many
-    games value a new leaf, and ``rollout_steps`` (``None``: to the end) after how many
-    throws and actions a rollout stops to be valued by the evaluation.
-    ``prior_temperature`` (``None``: plain UCT) turns on PUCT with priors from the
+    games value a new leaf, ``rollout_steps`` (``None``: to the end) after how many throws
+    and actions a rollout stops to be valued by the evaluation, and ``rollout_weight`` the
+    share of the rollouts in a leaf's value, the rest being the leaf's evaluation.
+    ``evaluate`` replaces the evaluation (a function of a state giving every side's chance
+    of winning). ``prior_temperature`` (``None``: plain UCT) turns on PUCT with priors from the
     evaluation after each action. A search limited by playouts alone is reproducible: the
     same state, generator state and budget give the same choice.
     """
@@ -80,7 +89,9 @@ class MctsPlayer:
         rollout: str = "none",
         per_leaf: int = 1,
         rollout_steps: int | None = None,
+        rollout_weight: float = 1.0,
         prior_temperature: float | None = None,
+        evaluate: Evaluate = win_chances,
     ) -> None:
         if default_budget.playouts is None and default_budget.seconds is None:
             raise ValueError("the default budget must limit playouts or seconds")
@@ -92,11 +103,19 @@ class MctsPlayer:
         self.name = name
         self.default_budget = default_budget
         self.exploration = exploration
-        rollouts = Rollouts("greedy" if rollout == "none" else rollout, per_leaf, rollout_steps)
-        self.leaf: Rollout = _evaluate if rollout == "none" else rollouts
+        rollouts = Rollouts(
+            "greedy" if rollout == "none" else rollout,
+            per_leaf,
+            rollout_steps,
+            rollout_weight,
+            evaluate,
+        )
+        self.leaf: Rollout = _Evaluation(evaluate) if rollout == "none" else rollouts
         if prior_temperature is not None and not prior_temperature > 0:
             raise ValueError(f"the prior temperature must be positive, not {prior_temperature}")
-        self.priors = None if prior_temperature is None else _EvaluationPriors(prior_temperature)
+        self.priors = (
+            None if prior_temperature is None else _EvaluationPriors(prior_temperature, evaluate)
+        )
 
     def choose(self, state: State, rng: random.Random, budget: Budget | None = None) -> Action:
         """The most visited action after the search; a single legal action at once."""
