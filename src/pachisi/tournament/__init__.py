@@ -2,9 +2,10 @@
 
 A tournament is planned (:mod:`~pachisi.tournament.schedule`: pairings, seat rotations
 with shared throws, seeds), played game by game, here or on worker processes
-(:mod:`~pachisi.tournament.run`), counted (:mod:`~pachisi.tournament.stats`), rated
-(:mod:`~pachisi.tournament.elo`) and reported (:mod:`~pachisi.tournament.report`, and
-:mod:`~pachisi.tournament.plot` for a picture). ``pachisi tournament`` runs all of it.
+(:mod:`~pachisi.tournament.run`) or on a Ray cluster
+(:mod:`~pachisi.tournament.ray_backend`), counted (:mod:`~pachisi.tournament.stats`),
+rated (:mod:`~pachisi.tournament.elo`) and reported (:mod:`~pachisi.tournament.report`,
+and :mod:`~pachisi.tournament.plot` for a picture). ``pachisi tournament`` runs all of it.
 
 >>> from pachisi.rules.ruleset import get_ruleset
 >>> plan = make_schedule(["greedy", "random"], get_ruleset("classic"), games=2, seed=3)
@@ -14,6 +15,7 @@ with shared throws, seeds), played game by game, here or on worker processes
 """
 
 from pachisi.tournament.elo import Rating, fit_elo
+from pachisi.tournament.ray_backend import RayError, run_games_on_ray
 from pachisi.tournament.report import Report, games_csv, summarise
 from pachisi.tournament.run import GameResult, play, run_games
 from pachisi.tournament.schedule import GameSpec, Schedule, TournamentError, make_schedule
@@ -25,6 +27,7 @@ __all__ = [
     "PairRecord",
     "PlayerRecord",
     "Rating",
+    "RayError",
     "Report",
     "Schedule",
     "Standings",
@@ -34,6 +37,7 @@ __all__ = [
     "make_schedule",
     "play",
     "run_games",
+    "run_games_on_ray",
     "summarise",
     "tally",
 ]
