@@ -16,7 +16,8 @@ game in :mod:`pachisi.play`; this module holds the argument parser and the subco
                      [--engine fast|reference] [--workers K]
                      [--max-turns T] [--max-steps N] [--json]
     pachisi tournament --players A,B[,C,D] --ruleset R --games N --seed S [--workers K]
-                       [--max-steps N] [--json] [--csv FILE] [--plot FILE.png]
+                       [--ray [ADDRESS]] [--max-steps N] [--json] [--csv FILE]
+                       [--plot FILE.png]
     pachisi replay FILE
     pachisi play [--ruleset R] [--seat S] [--seed N] [--bots B] [--save FILE]
                  [--max-steps N] [--color]
@@ -106,6 +107,8 @@ MAX_SEED: Final = 2**64 - 1
 """The largest seed the commands accept."""
 MAX_WORKERS: Final = 256
 """The most worker processes ``simulate --workers`` starts."""
+_LOCAL_RAY: Final = "local"
+"""``tournament --ray`` without an address: a Ray started for the run on this machine."""
 MAX_CAP: Final = 10**9
 """The largest ``--max-turns`` or ``--max-steps`` of ``simulate``."""
 MAX_PLAY_STEPS: Final = 200_000
@@ -362,9 +365,20 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--workers",
         type=_integer(1, MAX_WORKERS),
-        default=1,
+        default=None,
         metavar="K",
-        help=f"spread the games over K processes, 1..{MAX_WORKERS} (default: 1)",
+        help=f"spread the games over K processes, 1..{MAX_WORKERS} (default: 1); with --ray "
+        "and no ADDRESS, the CPUs of the local Ray (default: all)",
+    )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const=_LOCAL_RAY,
+        default=None,
+        metavar="ADDRESS",
+        help="play the games on Ray, with the same results: on the cluster whose head is at "
+        "ADDRESS (host:port, or auto), or on a Ray started here for the run when ADDRESS is "
+        f"left out (or {_LOCAL_RAY}). Needs pip install 'pachisi[ray]'",
     )
     p.add_argument(
         "--max-steps",
@@ -627,6 +641,12 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     # Imported here: the tournament's statistics load numpy, which other commands skip.
     from pachisi.tournament import TournamentError, games_csv, make_schedule, run_games, summarise
     from pachisi.tournament.plot import PLOT_FORMATS, save_ladder
+    from pachisi.tournament.ray_backend import (
+        RayError,
+        parse_address,
+        require_ray,
+        run_games_on_ray,
+    )
 
     ruleset = parse_ruleset(args.ruleset)
     names = [n.strip().lower() for n in args.players.split(",")]
@@ -650,6 +670,19 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         check_save_path(path)
     if len({os.path.realpath(path) for path in outputs}) < len(outputs):
         raise CliError("--csv and --plot name the same file")
+    address = None if args.ray in (None, _LOCAL_RAY) else args.ray
+    if address is not None and args.workers is not None:
+        raise CliError(
+            f"--workers sets the CPUs of a local Ray; the cluster at {address} has its own "
+            "(leave out --workers, or give --ray without an address)"
+        )
+    if args.ray is not None:
+        try:
+            require_ray()
+            if address is not None:
+                parse_address(address)
+        except RayError as exc:
+            raise CliError(f"--ray: {exc}") from None
     if plan.rounded_up:
         seatings = "both seatings" if plan.rotations == 2 else f"all {plan.rotations} seatings"
         _complain(
@@ -658,7 +691,15 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         )
     start = time.perf_counter()
     with games_bar(len(plan.specs), show=sys.stderr.isatty()) as bar:
-        results = run_games(plan.specs, workers=args.workers, progress=bar)
+        if args.ray is None:
+            results = run_games(plan.specs, workers=args.workers or 1, progress=bar)
+        else:
+            try:
+                results = run_games_on_ray(
+                    plan.specs, address=address, num_cpus=args.workers, progress=bar
+                )
+            except RayError as exc:
+                raise CliError(f"--ray: {exc}") from None
     report = summarise(plan, results, seconds=time.perf_counter() - start)
     print(json.dumps(report.as_dict()) if args.json else report.text())
     if args.csv is not None:
