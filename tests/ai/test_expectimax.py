@@ -8,7 +8,7 @@ import pytest
 
 from pachisi.ai.budget import Budget, Deadline
 from pachisi.ai.evaluation import side_of, win_chances
-from pachisi.ai.expectimax import ExpectimaxPlayer, _Search
+from pachisi.ai.expectimax import ExpectimaxPlayer, _hand_weighted, _Search
 from pachisi.rules import engine
 from pachisi.rules.ruleset import NAMED, derive, get_ruleset
 from pachisi.rules.state import CHANCE, Stage, State
@@ -41,7 +41,7 @@ def brute(state: State, depth: int, side: int, chained: bool = False) -> float:
 @pytest.mark.parametrize("name", ["classic", "ludii", "herklots-6"])
 def test_star1_pruning_keeps_the_exact_root_values(name: str) -> None:
     for state in decisions(NAMED[name], seed=3, count=3, every=11):
-        search = _Search(state, Deadline(Budget(playouts=10**9)))
+        search = _Search(state, Deadline(Budget(playouts=10**9)), _hand_weighted)
         side = side_of(state, state.seat)
         for action, value in search.root(state, 2):
             child = engine.apply_action(state, action)[0]

@@ -5,7 +5,8 @@ best child for that side, any other node the worst (in a team game the partner p
 us and both enemies against us; with ``teams = individual`` every other seat is assumed to
 play against the searcher, the "paranoid" reduction to two sides). Chance nodes average
 their children with the probabilities of :func:`pachisi.rules.engine.chance_outcomes`.
-Leaves are scored by :func:`pachisi.ai.evaluation.win_chance`, so every value is an
+Leaves are scored by :func:`pachisi.ai.evaluation.win_chance` (or the ``evaluate`` the
+player is given, such as the learned one), so every value is an
 estimated chance of winning, between 0 and 1, and chance nodes are pruned with those
 bounds by Ballard's Star1 (a child's window is what it would need to move the weighted sum
 out of the parent's window, given the children already searched and the bounds 0 and 1
@@ -31,6 +32,7 @@ answer.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from pachisi.ai.budget import Budget, Deadline
@@ -49,6 +51,16 @@ DEFAULT_BUDGET: Final = Budget(playouts=2000)
 _EPS: Final = 1e-12
 
 
+Evaluate = Callable[[State, int], Sequence[float]]
+"""A leaf evaluation: every side's chance of winning from a state, as the searching seat
+(the second argument) sees it."""
+
+
+def _hand_weighted(state: State, seat: int) -> Sequence[float]:
+    """:func:`pachisi.ai.evaluation.win_chances`, which looks the same from every seat."""
+    return win_chances(state)
+
+
 class _OutOfBudget(Exception):
     """The budget ran out in the middle of an iteration."""
 
@@ -56,38 +68,50 @@ class _OutOfBudget(Exception):
 class _Search:
     """One decision's search: the side it plays for and the budget being spent."""
 
-    def __init__(self, root: State, deadline: Deadline) -> None:
+    def __init__(self, root: State, deadline: Deadline, evaluate: Evaluate) -> None:
         self.side = side_of(root, root.seat)
+        self.seat = root.seat
+        self.evaluate = evaluate
         self.deadline = deadline
-        self.scores: dict[State, float] = {}
+        self.scores: dict[tuple[State, int], float] = {}
 
-    def leaf(self, state: State) -> float:
-        known = self.scores.get(state)
+    def leaf(self, state: State, actor: int) -> float:
+        """The evaluation of ``state`` for the searching side, as ``actor`` (the seat whose
+        action led to it) sees it: a learned evaluation was trained on positions seen by
+        the seat that had just moved."""
+        key = (state, actor)
+        known = self.scores.get(key)
         if known is not None:
             return known
-        value = win_chances(state)[self.side]
-        self.scores[state] = value
+        value = self.evaluate(state, actor)[self.side]
+        self.scores[key] = value
         return value
 
     def value(
-        self, state: State, depth: int, alpha: float, beta: float, chained: bool = False
+        self,
+        state: State,
+        depth: int,
+        alpha: float,
+        beta: float,
+        actor: int,
+        chained: bool = False,
     ) -> float:
         """The value of ``state`` for the searching side, exact if it lies in (alpha, beta);
-        otherwise a bound on the far side of the window. ``chained``: ``state`` was reached
-        by a throw."""
+        otherwise a bound on the far side of the window. ``actor``: the seat whose action
+        led to ``state``; ``chained``: ``state`` was reached by a throw."""
         if self.deadline.exhausted():
             raise _OutOfBudget
         self.deadline.spend()
         if state.is_over:
-            return self.leaf(state)
+            return self.leaf(state, actor)
         if engine.current_player(state) == CHANCE:
             if chained:
                 depth -= 1
             if depth <= 0:
-                return self.leaf(state)
-            return self._chance(state, depth, alpha, beta)
+                return self.leaf(state, actor)
+            return self._chance(state, depth, alpha, beta, actor)
         if depth <= 0:
-            return self.leaf(state)
+            return self.leaf(state, actor)
         return self._decide(state, depth, alpha, beta)
 
     def children(self, state: State) -> list[tuple[Action, State]]:
@@ -98,10 +122,10 @@ class _Search:
         kids = self.children(state)
         if depth >= 2 and len(kids) > 1:
             # Best-first by the static score, so that the window narrows early.
-            kids.sort(key=lambda kid: self.leaf(kid[1]), reverse=ours)
+            kids.sort(key=lambda kid: self.leaf(kid[1], state.seat), reverse=ours)
         best = -1.0 if ours else 2.0
         for _, child in kids:
-            v = self.value(child, depth - 1, alpha, beta)
+            v = self.value(child, depth - 1, alpha, beta, state.seat)
             if ours:
                 if v > best:
                     best = v
@@ -114,7 +138,7 @@ class _Search:
                 break
         return best
 
-    def _chance(self, state: State, depth: int, alpha: float, beta: float) -> float:
+    def _chance(self, state: State, depth: int, alpha: float, beta: float, actor: int) -> float:
         # Star1 with the value bounds 0 and 1.
         outcomes = [(k, float(p)) for k, p in engine.chance_outcomes(state)]
         done = 0.0  # sum of p * v over the searched outcomes
@@ -124,7 +148,7 @@ class _Search:
             lo = (alpha - done - left * 1.0) / p
             hi = (beta - done - left * 0.0) / p
             child, _ = engine.apply_chance(state, k)
-            v = self.value(child, depth, max(lo, 0.0), min(hi, 1.0), chained=True)
+            v = self.value(child, depth, max(lo, 0.0), min(hi, 1.0), actor, chained=True)
             done += p * v
             if v >= hi:
                 return done  # a lower bound, at least beta: the rest can only add
@@ -134,7 +158,10 @@ class _Search:
 
     def root(self, state: State, depth: int) -> list[tuple[Action, float]]:
         """Exact values of every root action at ``depth``."""
-        return [(a, self.value(child, depth - 1, 0.0, 1.0)) for a, child in self.children(state)]
+        return [
+            (a, self.value(child, depth - 1, 0.0, 1.0, state.seat))
+            for a, child in self.children(state)
+        ]
 
 
 class ExpectimaxPlayer:
@@ -145,10 +172,12 @@ class ExpectimaxPlayer:
         name: str = "expectimax",
         default_budget: Budget | None = None,
         max_depth: int = MAX_DEPTH,
+        evaluate: Evaluate | None = None,
     ) -> None:
         self.name = name
         self.default_budget = default_budget or DEFAULT_BUDGET
         self.max_depth = max_depth
+        self.evaluate: Evaluate = evaluate or _hand_weighted
 
     def rank(self, state: State, rng: random.Random, budget: Budget | None = None) -> list[Ranked]:
         """Every legal action with its value for the mover's side, best first."""
@@ -157,7 +186,7 @@ class ExpectimaxPlayer:
             raise ValueError("no action to choose: a throw is due or the game is over")
         spend = (budget or Budget()).or_default(self.default_budget)
         deadline = Deadline(spend)
-        search = _Search(state, deadline)
+        search = _Search(state, deadline, self.evaluate)
         best: list[tuple[Action, float]] = []
         reached = 0
         for depth in range(1, self.max_depth + 1):
@@ -170,7 +199,10 @@ class ExpectimaxPlayer:
                 break
         if not best:
             # Not even depth 1 fitted the budget: score what it could, zero for the rest.
-            best = [(a, search.scores.get(engine.apply_action(state, a)[0], 0.0)) for a in actions]
+            best = [
+                (a, search.scores.get((engine.apply_action(state, a)[0], state.seat), 0.0))
+                for a in actions
+            ]
         order = sorted(range(len(best)), key=lambda i: (-best[i][1], i))
         return [Ranked(best[i][0], best[i][1], reached) for i in order]
 

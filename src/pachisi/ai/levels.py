@@ -24,7 +24,7 @@ from typing import Final
 
 from pachisi.ai.bots import Bot, GreedyBot
 from pachisi.ai.budget import Budget
-from pachisi.ai.expectimax import ExpectimaxPlayer
+from pachisi.ai.expectimax import Evaluate, ExpectimaxPlayer
 from pachisi.ai.mcts import MctsPlayer
 from pachisi.ai.ranked import Ranked
 from pachisi.rules import engine
@@ -67,6 +67,38 @@ class SoftGreedyBot:
         return rng.choices([a for a, _ in moves], weights)[0]
 
 
+class ByTraining:
+    """Plays with the learned network where one was trained for the game's ruleset
+    (:func:`pachisi.ai.learned.value.trained_for`) and with the hand-weighted search
+    elsewhere: a network judges rules it never saw (a blockade, kill-before-home added to
+    ``classic``) worse than the search does."""
+
+    def __init__(
+        self, name: str, learned: tuple[Bot, Budget | None], hand: tuple[Bot, Budget | None]
+    ) -> None:
+        self.name = name
+        self.learned = learned
+        self.hand = hand
+
+    def pick(self, state: State) -> tuple[Bot, Budget | None]:
+        """The player (and its budget) for ``state``'s ruleset."""
+        from pachisi.ai.learned.value import trained_for
+
+        return self.learned if trained_for(state.ruleset) else self.hand
+
+    def choose(self, state: State, rng: random.Random, budget: Budget | None = None) -> Action:
+        player, own = self.pick(state)
+        return player.choose(state, rng, budget or own)
+
+    def rank(self, state: State, rng: random.Random, budget: Budget | None = None) -> list[Ranked]:
+        player, own = self.pick(state)
+        rank = getattr(player, "rank", None)
+        if rank is None:
+            raise ValueError(f"{self.name!r} ranks nothing in this ruleset")
+        result: list[Ranked] = rank(state, rng, budget or own)
+        return result
+
+
 @dataclass(frozen=True)
 class Level:
     """A player and its budget per decision, under a name for people."""
@@ -87,11 +119,44 @@ class Level:
         return result
 
 
+EXPERT_BUDGET: Final = Budget(playouts=300, seconds=1.2)
+"""``expert``'s search with the learned evaluation: 300 positions reach depth 2 (every
+throw after its action and the best reply to each)."""
+
+
+def _learned() -> Bot:
+    from pachisi.ai.learned.player import LearnedPlayer
+
+    return LearnedPlayer()
+
+
+def _learned_evaluation() -> Evaluate:
+    from pachisi.ai.learned.value import LearnedEvaluation
+
+    return LearnedEvaluation()
+
+
 LEVELS: Final[dict[str, Callable[[], Level]]] = {
     "easy": lambda: Level("easy", SoftGreedyBot(), None),
     "medium": lambda: Level("medium", GreedyBot(), None),
-    "hard": lambda: Level("hard", ExpectimaxPlayer(), Budget(playouts=4_000, seconds=0.25)),
-    "expert": lambda: Level("expert", MctsPlayer(), Budget(playouts=1_000, seconds=1.2)),
+    "hard": lambda: Level(
+        "hard",
+        ByTraining(
+            "hard",
+            learned=(_learned(), None),
+            hand=(ExpectimaxPlayer(), Budget(playouts=4_000, seconds=0.25)),
+        ),
+        None,
+    ),
+    "expert": lambda: Level(
+        "expert",
+        ByTraining(
+            "expert",
+            learned=(ExpectimaxPlayer(evaluate=_learned_evaluation()), EXPERT_BUDGET),
+            hand=(MctsPlayer(), Budget(playouts=1_000, seconds=1.2)),
+        ),
+        None,
+    ),
 }
 """The levels by name, easiest first. The searching levels stop at their playouts or at
 their seconds, whichever comes first: on a quiet machine like this one the playouts come

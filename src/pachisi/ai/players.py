@@ -1,10 +1,11 @@
 """The computer players by name: the registry behind ``--bots`` and ``--players``.
 
-Players: ``random``, ``greedy``, ``expectimax`` and ``mcts`` (each with its default budget);
+Players: ``random``, ``greedy``, ``expectimax``, ``mcts`` (each with its default budget) and
+``learned`` (one action ahead with the self-trained network, :mod:`pachisi.ai.learned`);
 levels for people: ``easy``, ``medium``, ``hard``, ``expert`` (:mod:`pachisi.ai.levels`).
 
 >>> PLAYER_NAMES
-('random', 'greedy', 'expectimax', 'mcts', 'easy', 'medium', 'hard', 'expert')
+('random', 'greedy', 'expectimax', 'mcts', 'learned', 'easy', 'medium', 'hard', 'expert')
 >>> make_player("nobody")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -23,11 +24,21 @@ from pachisi.ai.mcts import MctsPlayer
 
 __all__ = ["PLAYER_NAMES", "make_player"]
 
+
+def _learned() -> Bot:
+    # Imported on use: the network's encoder reads the compiled engine's tables, and
+    # loading that package (numba) would slow down every command that names no player.
+    from pachisi.ai.learned.player import LearnedPlayer
+
+    return LearnedPlayer()
+
+
 _FACTORIES: Final[dict[str, Callable[[], Bot]]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "expectimax": ExpectimaxPlayer,
     "mcts": MctsPlayer,
+    "learned": lambda: _learned(),
     **LEVELS,
 }
 

@@ -37,17 +37,19 @@ STAMP = "kernels.sha256"
 """The file in the cache directory that names the sources the cached kernels came from."""
 
 
-def drop_stale_cache(package: Path) -> bool:
+def drop_stale_cache(package: Path, also: tuple[Path, ...] = ()) -> bool:
     """Delete numba's cached kernels in ``package/__pycache__`` unless they were compiled
-    from exactly the package's present sources; True if it deleted them.
+    from exactly the present sources of ``package`` and of the packages ``also`` (whose
+    kernels its own call); True if it deleted them.
 
     Best effort: a cache it cannot read or write (an installation without write access,
     where numba keeps its cache elsewhere) is left to numba.
     """
     digest = hashlib.sha256()
-    for source in sorted(package.glob("*.py")):
-        digest.update(source.name.encode())
-        digest.update(source.read_bytes())
+    for folder in (package, *also):
+        for source in sorted(folder.glob("*.py")):
+            digest.update(source.name.encode())
+            digest.update(source.read_bytes())
     cache = package / "__pycache__"
     stamp = cache / STAMP
     try:

@@ -1,0 +1,198 @@
+"""The learned player: one feature encoder in both engines, the weights files, training
+that repeats itself, and shipped weights that load and play."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pachisi.ai.budget import Budget
+from pachisi.ai.expectimax import ExpectimaxPlayer
+from pachisi.ai.learned import _selfplay, train
+from pachisi.ai.learned.features import FEATURES, MAX_ACTIVE
+from pachisi.ai.learned.net import Net, WeightsError
+from pachisi.ai.learned.player import LearnedPlayer
+from pachisi.ai.learned.value import (
+    WEIGHTS_DIR,
+    LearnedEvaluation,
+    LearnedValue,
+    value_for,
+    weights_name,
+    weights_path,
+)
+from pachisi.fast.convert import to_row
+from pachisi.fast.playouts import compiled
+from pachisi.rules import engine
+from pachisi.rules.ruleset import NAMED, parse_ruleset
+from tests.ai.positions import decisions
+
+SETUPS = [
+    "classic",
+    "wikipedia-full",
+    "herklots-6",
+    "tylor-1879",
+    "ludii",
+    "classic+teams=individual",
+    "classic+kill_before_home=team",
+]
+
+
+def _weights(net: Net) -> tuple[np.ndarray, ...]:
+    return (net.w1, net.b1, net.w2, net.b2, net.w3)
+
+
+@pytest.mark.parametrize("name", SETUPS)
+def test_compiled_features_and_network_match_the_numpy_ones(name: str) -> None:
+    """Training (compiled) and play (plain Python) must see a position alike."""
+    ruleset = parse_ruleset(name)
+    sides = 4 if ruleset.teams == "individual" else 2
+    net = Net.initial(sides, 16, seed=3)
+    rng = np.random.default_rng(0)
+    net.w1 += rng.normal(0, 0.2, net.w1.shape)  # not just the starting weights
+    net.w2 += rng.normal(0, 0.2, net.w2.shape)
+    value = LearnedValue(net, ruleset)
+    c = compiled(ruleset)
+    h = np.zeros(16)
+    out = np.zeros(sides)
+    for state in decisions(ruleset, seed=5, count=12, every=3):
+        row = to_row(state)
+        for seat in range(4):
+            scores = np.zeros(4)
+            _selfplay.greedy_scores(row, c.params, c.weights, c.hit, scores)
+            blocked = _selfplay.blocked_seats(row, c.params)
+            idx = np.zeros(MAX_ACTIVE, dtype=np.int32)
+            val = np.zeros(MAX_ACTIVE)
+            n = _selfplay.encode(row, c.params, c.hit, seat, blocked, scores, idx, val)
+            assert 0 < n <= MAX_ACTIVE
+            assert (np.diff(idx[:n]) > 0).all() and idx[n - 1] < FEATURES
+            _selfplay.forward(idx, val, n, _weights(net), h, out)
+            relative = np.zeros(sides)
+            _selfplay.to_absolute(c.params, seat, out, relative)
+            assert value.seen_by(state, seat) == pytest.approx(relative.tolist(), abs=1e-9)
+
+
+def test_the_network_rates_a_won_race_above_a_lost_one() -> None:
+    """A sanity check of the shipped classic weights: far ahead beats far behind."""
+    value = value_for(parse_ruleset("classic"))
+    ahead = _position("80,80,84,84/10,12,0,0/84,84,70,75/5,0,0,0")
+    behind = _position("10,12,0,0/80,80,84,84/5,0,0,0/84,84,70,75")
+    assert value.chances(ahead)[0] > 0.8
+    assert value.chances(behind)[0] < 0.2
+
+
+def _position(pieces: str, ruleset: str = "classic") -> engine.State:
+    from pachisi.notation import read_position
+
+    return read_position(f"{pieces} t0 40 entered=0,1,2,3 {ruleset}")
+
+
+@pytest.mark.parametrize("name", [*NAMED, "classic+teams=individual"])
+def test_shipped_weights_load_and_play_every_ruleset(name: str) -> None:
+    ruleset = parse_ruleset(name)
+    path = weights_path(ruleset)
+    assert path.parent == WEIGHTS_DIR and path.exists()
+    assert Net.load(path).meta["command"].startswith("python -m pachisi.ai.learned.train")
+    player = LearnedPlayer()
+    for state in decisions(ruleset, seed=2, count=4):
+        ranked = player.rank(state, random.Random(0))
+        assert {r.action for r in ranked} == set(engine.legal_actions(state))
+        assert [r.win for r in ranked] == sorted((r.win for r in ranked), reverse=True)
+        assert player.choose(state, random.Random(1)) in engine.legal_actions(state)
+
+
+def test_every_named_ruleset_has_its_own_weights() -> None:
+    for name in NAMED:
+        assert (WEIGHTS_DIR / f"{weights_name(NAMED[name])}.npz").exists(), name
+    assert weights_name(parse_ruleset("classic+teams=individual")) == "classic-individual"
+
+
+def test_training_is_reproducible(tmp_path: Path) -> None:
+    ruleset = parse_ruleset("classic")
+    plan = train.Training(games=3, seed=7, hidden=8, greedy_games=1)
+    nets = []
+    for _ in range(2):
+        net = Net.initial(2, 8, seed=7)
+        counts = train.train(ruleset, net, plan, progress=False)
+        assert counts.games == 4 and counts.positions > 100
+        nets.append(net)
+    assert np.array_equal(nets[0].w1, nets[1].w1) and np.array_equal(nets[0].w3, nets[1].w3)
+    other = Net.initial(2, 8, seed=7)
+    train.train(ruleset, other, train.Training(games=3, seed=8, hidden=8), progress=False)
+    assert not np.array_equal(other.w1, nets[0].w1)
+    assert not np.array_equal(nets[0].w1, Net.initial(2, 8, seed=7).w1)  # it learned
+
+
+def test_training_command_writes_weights_with_their_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "w.npz"
+    argv = ["--games", "2", "--seed", "3", "--hidden", "8", "--match-games", "2", "--out", str(out)]
+    assert train.main(argv) == 0
+    net = Net.load(out)
+    assert net.hidden == 8 and net.sides == 2
+    assert net.meta["training"]["seed"] == 3 and net.meta["games"] == 2
+    assert net.meta["against_greedy"]["games"] == 4
+    assert "against greedy" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--ruleset", "nonsense"],
+        ["--games", "-1"],
+        ["--alpha", "0"],
+        ["--hidden", "0"],
+        ["--seed", "-5"],
+    ],
+)
+def test_training_command_refuses_bad_arguments(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "w.npz"
+    assert train.main([*argv, "--out", str(out)]) == 2
+    assert "error:" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_bad_weights_files_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(WeightsError, match="cannot read"):
+        Net.load(tmp_path / "missing.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a zip file")
+    with pytest.raises(WeightsError, match="cannot read"):
+        Net.load(tmp_path / "junk.npz")
+    net = Net.initial(2, 4, seed=0)
+    net.w3 = net.w3[:, :1]
+    net.save(tmp_path / "shape.npz")
+    with pytest.raises(WeightsError, match="wrong shapes"):
+        Net.load(tmp_path / "shape.npz")
+    net = Net.initial(2, 4, seed=0)
+    net.w1[0, 0] = np.nan
+    net.save(tmp_path / "nan.npz")
+    with pytest.raises(WeightsError, match="not finite"):
+        Net.load(tmp_path / "nan.npz")
+    with pytest.raises(WeightsError, match="4 sides"):
+        LearnedValue(Net.initial(4, 4, seed=0), parse_ruleset("classic"))
+
+
+def test_weights_round_trip(tmp_path: Path) -> None:
+    net = Net.initial(4, 6, seed=1)
+    net.meta = {"command": "python -m pachisi.ai.learned.train", "games": 1}
+    net.save(tmp_path / "w.npz")
+    back = Net.load(tmp_path / "w.npz")
+    assert back.meta == net.meta
+    assert np.allclose(back.w1, net.w1, atol=1e-6) and np.allclose(back.w3, net.w3, atol=1e-6)
+
+
+def test_expectimax_at_depth_one_with_the_learned_evaluation_is_the_learned_player() -> None:
+    """Leaves are seen by the seat that just moved, as in training: one action ahead, the
+    search and the learned player agree on every value."""
+    evaluate = LearnedEvaluation()
+    search = ExpectimaxPlayer(evaluate=evaluate, max_depth=1)
+    player = LearnedPlayer()
+    for state in decisions(parse_ruleset("classic"), seed=8, count=5):
+        mine = {r.action: r.win for r in player.rank(state, random.Random(0))}
+        theirs = {r.action: r.win for r in search.rank(state, random.Random(0), Budget(10**6))}
+        assert theirs == pytest.approx(mine, abs=1e-12)
