@@ -19,6 +19,7 @@ from pachisi.ai.learned.value import (
     WEIGHTS_DIR,
     LearnedEvaluation,
     LearnedValue,
+    trained_for,
     value_for,
     weights_name,
     weights_path,
@@ -196,3 +197,36 @@ def test_expectimax_at_depth_one_with_the_learned_evaluation_is_the_learned_play
         mine = {r.action: r.win for r in player.rank(state, random.Random(0))}
         theirs = {r.action: r.win for r in search.rank(state, random.Random(0), Budget(10**6))}
         assert theirs == pytest.approx(mine, abs=1e-12)
+
+
+def test_levels_play_the_network_only_where_one_was_trained() -> None:
+    from pachisi.ai.levels import ByTraining, make_level
+
+    assert trained_for(parse_ruleset("classic"))
+    assert trained_for(parse_ruleset("classic+teams=individual"))
+    assert trained_for(parse_ruleset("wikipedia-full"))
+    assert not trained_for(parse_ruleset("classic+blockade=true"))
+    assert not trained_for(parse_ruleset("herklots-6+teams=individual"))
+    hard = make_level("hard").player
+    expert = make_level("expert").player
+    assert isinstance(hard, ByTraining) and isinstance(expert, ByTraining)
+    trained = decisions(parse_ruleset("classic"), seed=1, count=1)[0]
+    other = decisions(parse_ruleset("classic+blockade=true"), seed=1, count=1)[0]
+    assert isinstance(hard.pick(trained)[0], LearnedPlayer)
+    assert isinstance(hard.pick(other)[0], ExpectimaxPlayer)
+    assert isinstance(expert.pick(trained)[0], ExpectimaxPlayer)
+    assert isinstance(expert.pick(trained)[0].evaluate, LearnedEvaluation)
+    assert type(expert.pick(other)[0]).__name__ == "MctsPlayer"
+
+
+def test_a_searching_player_takes_a_budget_after_a_colon() -> None:
+    from pachisi.ai.bots import UnknownBotError
+    from pachisi.ai.players import make_player
+
+    player = make_player("mcts:25")
+    assert player.name == "mcts:25" and player.budget == Budget(playouts=25)  # type: ignore[attr-defined]
+    state = decisions(parse_ruleset("classic"), seed=3, count=1)[0]
+    assert player.choose(state, random.Random(0)) == player.choose(state, random.Random(0))
+    for bad in ("greedy:10", "mcts:", "mcts:ten", "mcts:0", "nobody:5"):
+        with pytest.raises(UnknownBotError):
+            make_player(bad)
