@@ -103,7 +103,7 @@ def test_bots_refuse_when_no_action_is_due() -> None:
 def test_make_player() -> None:
     assert isinstance(make_player("random"), RandomBot)
     assert isinstance(make_player(" Greedy "), GreedyBot)
-    with pytest.raises(UnknownBotError, match="random, greedy, expectimax, mcts, easy"):
+    with pytest.raises(UnknownBotError, match="random, greedy, expectimax, mcts, learned, easy"):
         make_player("minimax")
 
 
