@@ -156,20 +156,17 @@ def outcome(st: Row, params: Row, out: Floats) -> None:
 
 @jit
 def new_scratch(hidden: int, sides: int) -> tuple[
-    Row, Row, npt.NDArray[np.int32], Row, Floats, Floats, Floats, Floats, Floats,
-    npt.NDArray[np.int32],
+    Row, Row, npt.NDArray[np.int32], Row, Floats, Floats, Floats, npt.NDArray[np.int32],
 ]:  # fmt: skip
-    """trial row, occupancy counts, occupancy lists, event count, feature values, miss
-    scratch, hidden units, relative chances, absolute chances, feature indices."""
+    """trial row, occupancy counts, occupancy lists, event count, feature values, hidden
+    units, relative chances, feature indices."""
     return (
         np.zeros(STATE_SIZE, dtype=np.int32),
         np.zeros(OCC_N_SIZE, dtype=np.int32),
         np.zeros((96, 16), dtype=np.int32),
         np.zeros(2, dtype=np.int32),
         np.zeros(MAX_ACTIVE, dtype=np.float64),
-        np.zeros(4 * 96, dtype=np.float64),
         np.zeros(hidden, dtype=np.float64),
-        np.zeros(sides, dtype=np.float64),
         np.zeros(sides, dtype=np.float64),
         np.zeros(MAX_ACTIVE, dtype=np.int32),
     )
@@ -187,7 +184,7 @@ def learned_choice(
     if eps > 0.0 and random_double(mt) < eps:
         return randbelow(mt, n)
     sides = net[3].shape[0]
-    trial, occ_n, occ, evn, val, _, h, rel, _, idx = new_scratch(net[1].shape[0], sides)
+    trial, occ_n, occ, evn, val, h, rel, idx = new_scratch(net[1].shape[0], sides)
     scores = np.zeros(4, dtype=np.float64)
     ev = np.zeros((0, 8), dtype=np.int32)
     o = st[SEAT]

@@ -71,6 +71,7 @@ from pachisi.fast.params import (
     SQUARES,
     TURNED,
 )
+from pachisi.rules.board import HOME, LAST_SQUARE, NUM_SQUARES
 
 __all__ = ["FEATURES", "MAX_ACTIVE", "encode", "tables"]
 
@@ -91,9 +92,6 @@ MAX_ACTIVE: Final = 192
 GREEDY_SCALE: Final = 150.0
 """Points of ``greedy``'s score per unit of ``F_GREEDY`` (the evaluation's scale)."""
 
-_HOME = 84
-_LAST_SQUARE = 83
-_SQUARES = 96
 _REACH = 26  # hit chances are tabled for distances 0..25
 
 
@@ -102,9 +100,9 @@ def tables() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[
     ``p``), ``turned[o][square]`` (its number seen from ``o``) and ``reach[seat][square]``
     (the progress at which ``seat``'s pieces stand on the square, -1 if never), with the
     castles as ``reach[4][square]`` (1 for a castle)."""
-    reach = np.full((5, _SQUARES), -1, dtype=np.int32)
+    reach = np.full((5, NUM_SQUARES), -1, dtype=np.int32)
     for seat in range(4):
-        for p in range(1, _LAST_SQUARE + 1):
+        for p in range(1, LAST_SQUARE + 1):
             reach[seat, SQUARES[seat, p]] = p
     reach[4] = CASTLE.astype(np.int32)
     return SQUARES.copy(), TURNED.copy(), reach
@@ -146,7 +144,7 @@ def encode(
                 p = st[POS + 4 * seat + i]
                 if on_board == 0:
                     key = p
-                elif 1 <= p <= _LAST_SQUARE:
+                elif 1 <= p <= LAST_SQUARE:
                     key = turned[o][squares[seat][p]]
                 else:
                     continue
@@ -173,7 +171,7 @@ def encode(
         bands = [0.0] * 12
         for i in range(4):
             p = st[POS + 4 * seat + i]
-            if p < 1 or p > _LAST_SQUARE:
+            if p < 1 or p > LAST_SQUARE:
                 continue
             sq = squares[seat][p]
             if castles_protect and reach[4][sq] == 1:
@@ -186,7 +184,7 @@ def encode(
                 d = reach[t][sq] - st[POS + g]
                 if 2 <= d < _REACH and st[POS + g] >= 1:
                     safe *= 1.0 - hit[d]
-            bands[(p - 1) * 12 // _LAST_SQUARE] += 1.0 - safe
+            bands[(p - 1) * 12 // LAST_SQUARE] += 1.0 - safe
         for band in range(12):
             if bands[band] > 0.0:
                 idx[n] = F_DANGER + 12 * r + band
@@ -202,9 +200,9 @@ def encode(
         togo = 0
         for i in range(4):
             p = st[POS + 4 * seat + i]
-            if p == _HOME:
+            if p == HOME:
                 home += 1
-            togo += _HOME - p
+            togo += HOME - p
         facts = (
             float((st[ENTERED] >> seat) & 1),
             min(st[KILLS + seat], 4) / 4.0,

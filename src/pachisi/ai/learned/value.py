@@ -15,7 +15,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.ai.bots import GreedyBot, _single_throw_chances
+from pachisi.ai.bots import REACH_FLOOR, GreedyBot, _single_throw_chances
 from pachisi.ai.learned.features import MAX_ACTIVE, encode, tables
 from pachisi.ai.learned.net import Net, WeightsError
 from pachisi.fast.convert import to_row
@@ -36,9 +36,6 @@ __all__ = [
 
 WEIGHTS_DIR: Final = Path(__file__).parent / "weights"
 """Where the shipped weights live, one file per named ruleset and mode."""
-
-REACH_FLOOR: Final = 0.02
-"""The hit chance of a distance no single throw is worth (as ``greedy``'s)."""
 
 
 def weights_name(ruleset: Ruleset) -> str:
