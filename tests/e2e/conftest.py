@@ -1,0 +1,89 @@
+"""Fixtures for the browser tests: a real ``pachisi serve`` in a subprocess, and Chromium.
+
+Each database the suite runs on is a parameter of :func:`database_url`: a fresh SQLite file,
+and the PostgreSQL of ``PACHISI_TEST_DATABASE_URL`` when that is set (``.ci/run`` sets it).
+The browser is Debian's ``chromium`` driven by Playwright; without it the tests skip.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.server import Server
+
+CHROMIUM = shutil.which("chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+_DATABASES = ["sqlite"] + (["postgresql"] if os.environ.get("PACHISI_TEST_DATABASE_URL") else [])
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: a long browser test, run only with PACHISI_SLOW=1")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get("PACHISI_SLOW") == "1":
+        return
+    skip = pytest.mark.skip(reason="a slow browser test: set PACHISI_SLOW=1 to run it")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session", params=_DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A database for one run of the suite: a new SQLite file, or the test PostgreSQL."""
+    if request.param == "postgresql":
+        return os.environ["PACHISI_TEST_DATABASE_URL"]
+    return f"sqlite:///{tmp_path_factory.mktemp('e2e-db') / 'pachisi.db'}"
+
+
+@pytest.fixture(scope="session")
+def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the tests that do not stop it, computer seats playing without pause."""
+    running = Server(database_url, tmp_path_factory.mktemp("e2e-log") / "server.log")
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture()
+def own_server(database_url: str, tmp_path: Path) -> Iterator[Server]:
+    """A server of the test's own, for a test that stops and restarts it."""
+    running = Server(database_url, tmp_path / "server.log")
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium under Playwright (sync API), shared by the whole session."""
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (scripts/setup dev installs it)")
+    playwright_sync = pytest.importorskip("playwright.sync_api")
+    with playwright_sync.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture()
+def context(browser: Any) -> Iterator[Any]:
+    """A fresh browser profile (no cookies, no storage) in English, phone-sized or not."""
+    made = browser.new_context(locale="en-GB", viewport={"width": 1100, "height": 900})
+    yield made
+    made.close()
