@@ -36,6 +36,18 @@ _AUTOPLAY_JS = """(limitMs) => new Promise((resolve, reject) => {
 _MOVES_JS = "() => [...document.querySelectorAll('#moves li')].map((li) => li.textContent)"
 
 
+def offer_now(page: Any) -> str | None:
+    """What the page offers at this moment, without waiting (None: nothing)."""
+    answer: str | None = page.evaluate(_OFFER_JS) or None
+    return answer
+
+
+def connection_state(page: Any) -> str:
+    """The page's connection indicator: connecting, open, closed, refused or unknown."""
+    state: str = page.locator("#connection").get_attribute("data-state")
+    return state
+
+
 def offer(page: Any, timeout_ms: float = 20_000) -> str:
     """Wait until the page offers something to do (or says the game is over); which."""
     answer: str = page.wait_for_function(_OFFER_JS, timeout=timeout_ms).json_value()

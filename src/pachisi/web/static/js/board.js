@@ -192,6 +192,7 @@ export class Board {
       node.style.transform = `translate(${place.x}px, ${place.y}px) scale(${place.scale})`;
       node.classList.toggle("homeward", piece.where === "homeward");
       node.classList.toggle("home", piece.where === "home");
+      node.classList.toggle("waiting", piece.where === "waiting");
       const badge = node.querySelector(".count");
       badge.textContent = place.count > 1 ? String(place.count) : "";
       node.classList.toggle("stack-top", place.count > 1);

@@ -1,0 +1,72 @@
+"""Keyboard-only play and what a screen reader is given: T or Space throws, Tab and the
+arrow keys reach the choices, Enter plays one; pieces and squares are labelled, and
+throws and moves are announced."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import CHROMIUM
+from tests.e2e.driver import moves, offer, wait_for_moves
+from tests.e2e.server import Server
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+
+
+def _focused(page: Any) -> str:
+    described: str = page.evaluate(
+        "() => `${document.activeElement.tagName}.${document.activeElement.className}`"
+    )
+    return described
+
+
+def test_a_few_moves_by_keyboard_alone(context: Any, server: Server) -> None:
+    game = server.create_game(
+        [{"kind": "human"}] + [{"kind": "computer", "player": "random"}] * 3, ruleset="classic"
+    )
+    page = context.new_page()
+    page.goto(server.url + game["links"][0]["url"])
+    page.wait_for_selector("#board .piece")
+    throws = acts = 0
+    keys = ["t", "Space"]
+    while acts < 3:
+        assert throws < 200
+        what = offer(page)
+        count = len(moves(page))
+        if what == "throw":
+            page.keyboard.press(keys[throws % 2])
+            throws += 1
+        elif what == "act":
+            if acts == 0:
+                # Tab through the page until a choice has the focus.
+                for _ in range(30):
+                    if _focused(page).startswith("BUTTON.action"):
+                        break
+                    page.keyboard.press("Tab")
+            else:
+                page.keyboard.press("ArrowDown")
+            assert _focused(page).startswith("BUTTON.action")
+            page.keyboard.press("ArrowDown")
+            page.keyboard.press("ArrowUp")
+            page.keyboard.press("Enter")
+            acts += 1
+        else:
+            pytest.fail("the game ended before three moves")
+        wait_for_moves(page, count + 1)
+    announced = page.get_by_test_id("announce").inner_text()
+    assert announced.strip()
+    assert page.locator("#log li", has_text="throws").count() >= 1
+
+
+def test_squares_and_pieces_are_labelled(context: Any, server: Server) -> None:
+    game = server.create_game([{"kind": "human"}] + [{"kind": "computer", "player": "random"}] * 3)
+    page = context.new_page()
+    page.goto(server.url + game["links"][0]["url"])
+    page.wait_for_selector("#board .piece")
+    assert page.locator("#board .square[aria-label='square j8']").count() == 1
+    assert page.locator("#board .square[aria-label='square j1, a castle']").count() == 1
+    label = page.locator("#board .piece[data-piece='0']").get_attribute("aria-label")
+    assert label.startswith("South a")
+    assert page.locator("#board").get_attribute("aria-label") == "The Pachisi board"

@@ -1,0 +1,72 @@
+"""The pages speak English, German, Czech, Hungarian and Hindi: chosen from the browser's
+languages, switched on the page, and remembered."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import CHROMIUM
+from tests.e2e.server import Server
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+
+CATALOGUES = Path(__file__).resolve().parents[2] / "src" / "pachisi" / "web" / "static" / "i18n"
+
+
+def _catalogue(lang: str) -> dict[str, str]:
+    loaded: dict[str, str] = json.loads((CATALOGUES / f"{lang}.json").read_text("utf-8"))
+    return loaded
+
+
+def test_every_catalogue_has_every_text_and_translates_it() -> None:
+    english = _catalogue("en")
+    for lang in ("de", "cs", "hu", "hi"):
+        other = _catalogue(lang)
+        assert set(other) == set(english), lang
+        translated = [k for k in english if other[k] != english[k]]
+        # Language names, notation examples and piece name patterns may stay the same.
+        assert len(translated) > 0.8 * len(english), lang
+
+
+@pytest.mark.parametrize(
+    ("locale", "lang"), [("de-DE", "de"), ("cs-CZ", "cs"), ("hu-HU", "hu"), ("hi-IN", "hi")]
+)
+def test_the_browsers_language_is_used(
+    browser: Any, server: Server, locale: str, lang: str
+) -> None:
+    words = _catalogue(lang)
+    made = browser.new_context(locale=locale)
+    try:
+        page = made.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector("#seat-specs li")
+        assert page.locator("#create-heading").inner_text() == words["lobby.create"]
+        assert page.get_by_test_id("create").inner_text() == words["lobby.start"]
+        assert page.locator("html").get_attribute("lang") == lang
+        page.get_by_test_id("create").click()
+        page.get_by_test_id("play-now").click()
+        page.wait_for_selector("#board .piece")
+        assert page.get_by_test_id("throw-button").inner_text() == words["throw.button"]
+        assert words["seat.0"] in page.locator("#seats").inner_text()
+    finally:
+        made.close()
+
+
+def test_the_language_switch_is_remembered(context: Any, server: Server) -> None:
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seat-specs li")
+    assert page.locator("#create-heading").inner_text() == "New game"
+    page.locator("#language").select_option("hu")
+    page.wait_for_function(
+        "(text) => document.getElementById('create-heading').textContent === text",
+        arg=_catalogue("hu")["lobby.create"],
+    )
+    assert _catalogue("hu")["seat.0"] in page.locator("#seat-specs").inner_text()
+    page.reload()
+    page.wait_for_selector("#seat-specs li")
+    assert page.locator("#create-heading").inner_text() == _catalogue("hu")["lobby.create"]

@@ -1,0 +1,156 @@
+"""Online play in the browser: two people in two browsers, a spectator, an invite, the
+lobby's list of open games, hot-seat play, and seats that only their tokens can act for."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import CHROMIUM
+from tests.e2e.driver import connection_state, moves, offer, offer_now, play_once, wait_for_moves
+from tests.e2e.server import Server
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+
+HUMAN = {"kind": "human"}
+OPEN = {"kind": "open"}
+RANDOM = {"kind": "computer", "player": "random"}
+
+
+def _you(page: Any) -> list[str]:
+    """The seats the page says are yours, by data-seat."""
+    held: list[str] = page.evaluate(
+        "() => [...document.querySelectorAll('#seats li')]"
+        ".filter((li) => li.querySelector('.you')).map((li) => li.dataset.seat)"
+    )
+    return held
+
+
+def _play_both(pages: list[Any], acts_each: int, seconds: float = 60) -> list[int]:
+    """Let every page take what it is offered until each has acted ``acts_each`` times."""
+    acts = [0] * len(pages)
+    deadline = time.monotonic() + seconds
+    while min(acts) < acts_each:
+        assert time.monotonic() < deadline, f"the pages acted {acts} times"
+        for i, page in enumerate(pages):
+            what = offer_now(page)
+            if what == "over":
+                return acts
+            if what is not None:
+                play_once(page)
+                acts[i] += what == "act"
+        time.sleep(0.01)
+    return acts
+
+
+def test_two_browsers_play_one_game_and_a_spectator_sees_every_move(
+    browser: Any, server: Server
+) -> None:
+    game = server.create_game([HUMAN, OPEN, RANDOM, RANDOM], ruleset="classic")
+    contexts = [browser.new_context(locale="en-GB") for _ in range(3)]
+    try:
+        first, second, watcher = (c.new_page() for c in contexts)
+        first.goto(server.url + game["links"][0]["url"])
+        second.goto(server.url + game["invites"][0]["url"])  # the invite claims seat 1
+        watcher.goto(server.url + game["watch_url"])
+        for page in (first, second, watcher):
+            page.wait_for_selector("#board .piece")
+        second.wait_for_function("() => document.querySelector('#seats li[data-seat=\"1\"] .you')")
+        assert _you(first) == ["0"]
+        assert _you(second) == ["1"]
+        assert _you(watcher) == []
+        _play_both([first, second], acts_each=2)
+        # The spectator sees the same moves, and has nothing to press.
+        count = len(moves(first))
+        wait_for_moves(watcher, count)
+        assert moves(watcher)[:count] == moves(first)[:count]
+        assert watcher.get_by_test_id("throw-button").is_disabled()
+        assert watcher.locator("#actions button.action").count() == 0
+        assert watcher.get_by_test_id("announce").inner_text().strip()
+    finally:
+        for made in contexts:
+            made.close()
+
+
+def test_a_friend_joins_from_the_lobby_list(browser: Any, server: Server) -> None:
+    host, friend = (browser.new_context(locale="en-GB") for _ in range(2))
+    try:
+        page = host.new_page()
+        page.goto(server.url + "/")
+        page.get_by_test_id("kind-1").select_option("open")
+        for seat in (2, 3):
+            page.get_by_test_id(f"player-{seat}").select_option("random")
+        page.get_by_test_id("create").click()
+        invite = page.get_by_test_id("invite-link-1")
+        assert "/game/" in invite.inner_text()
+        assert page.get_by_test_id("seat-link-0").is_visible()
+        game_id = invite.get_attribute("href").split("/game/")[1].split("?")[0]
+        joiner = friend.new_page()
+        joiner.goto(server.url + "/")
+        entry = joiner.locator("#open-games li", has_text="classic").filter(
+            has=joiner.get_by_role("button", name="Join as East")
+        )
+        entry.first.get_by_role("button", name="Join as East").click()
+        joiner.wait_for_url(f"**/game/{game_id}*")
+        joiner.wait_for_function("() => document.querySelector('#seats li[data-seat=\"1\"] .you')")
+        assert _you(joiner) == ["1"]
+        assert "token=" not in joiner.url
+    finally:
+        host.close()
+        friend.close()
+
+
+def test_hot_seat_one_page_plays_for_every_seat_it_holds(context: Any, server: Server) -> None:
+    game = server.create_game([HUMAN, HUMAN, RANDOM, RANDOM], ruleset="classic")
+    assert game["hotseat_url"]
+    page = context.new_page()
+    page.goto(server.url + game["hotseat_url"])
+    page.wait_for_selector("#board .piece")
+    assert _you(page) == ["0", "1"]
+    seen: set[str] = set()
+    for _ in range(60):
+        if offer(page) == "over":
+            break
+        seen.add(page.locator("#seats li.to-move").get_attribute("data-seat"))
+        play_once(page)
+        if {"0", "1"} <= seen:
+            break
+    assert {"0", "1"} <= seen
+
+
+def test_another_seats_token_cannot_act(browser: Any, server: Server) -> None:
+    game = server.create_game([HUMAN, HUMAN, RANDOM, RANDOM], ruleset="classic")
+    mine, theirs = game["links"][0], game["links"][1]
+    made = browser.new_context(locale="en-GB")
+    try:
+        page = made.new_page()
+        page.goto(server.url + mine["url"])
+        page.wait_for_selector("#board .piece")
+        before = server.api("GET", f"/api/games/{game['id']}")
+        # A hand-made command for seat 1 on this page's token for seat 0 is refused.
+        answer = page.evaluate(
+            """([id, token, version]) => new Promise((resolve) => {
+                 const ws = new WebSocket(`ws://${location.host}/ws/games/${id}?token=${token}`);
+                 ws.onopen = () => ws.send(JSON.stringify({type: "throw", seat: 1, version}));
+                 ws.onmessage = (m) => {
+                   const message = JSON.parse(m.data);
+                   if (message.type === "error") { ws.close(); resolve(message); }
+                 };
+               })""",
+            [game["id"], mine["token"], before["version"]],
+        )
+        assert answer["code"] == "forbidden"
+        after = server.api("GET", f"/api/games/{game['id']}")
+        assert (after["version"], after["position"]) == (before["version"], before["position"])
+        # A made-up token is no seat at all: the page says so and offers nothing.
+        stranger = made.new_page()
+        stranger.goto(f"{server.url}/game/{game['id']}?seat=1&token=not-{theirs['token']}")
+        stranger.wait_for_function(
+            "() => document.getElementById('connection').dataset.state === 'refused'"
+        )
+        assert connection_state(stranger) == "refused"
+        assert stranger.get_by_test_id("throw-button").is_disabled()
+    finally:
+        made.close()
