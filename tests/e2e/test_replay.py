@@ -14,15 +14,26 @@ from tests.e2e.server import Server
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 
 
-def _finished_game(server: Server) -> Any:
-    game = server.create_game([{"kind": "computer", "player": "random"}] * 4, ruleset="classic")
+COMPUTERS = [{"kind": "computer", "player": "random"}] * 4
+
+
+def _finished(server: Server, game_ids: list[str]) -> list[Any]:
+    """The views of the computers' games, once every one of them is over."""
     deadline = time.monotonic() + 60
-    while True:
-        view = server.api("GET", f"/api/games/{game['id']}")
-        if view["result"]:
-            return view
-        assert time.monotonic() < deadline, "the computers' game did not end"
-        time.sleep(0.2)
+    views = []
+    for game_id in game_ids:
+        while True:
+            view = server.api("GET", f"/api/games/{game_id}")
+            if view["result"]:
+                views.append(view)
+                break
+            assert time.monotonic() < deadline, "the computers' games did not end"
+            time.sleep(0.2)
+    return views
+
+
+def _finished_game(server: Server) -> Any:
+    return _finished(server, [server.create_game(COMPUTERS, ruleset="classic")["id"]])[0]
 
 
 def test_the_replay_steps_through_a_finished_game(context: Any, server: Server) -> None:
@@ -47,3 +58,26 @@ def test_the_replay_steps_through_a_finished_game(context: Any, server: Server) 
     assert page.locator("#moves li.current").inner_text() == view["moves"][1]
     page.keyboard.press("End")
     assert page.locator("#board .piece.home").count() >= 8
+
+
+def test_a_drawn_game_says_so_with_its_reason(context: Any, server: Server) -> None:
+    # A third of random games under kill-before-home end in a draw (R-DEADLOCK): play a few.
+    drawn = None
+    for _ in range(4):
+        games = [server.create_game(COMPUTERS, ruleset="wikipedia-full") for _ in range(4)]
+        views = _finished(server, [game["id"] for game in games])
+        drawn = next((view for view in views if view["result"]["draw"]), None)
+        if drawn is not None:
+            break
+    assert drawn is not None, "sixteen random games and no draw"
+    page = context.new_page()
+    page.goto(f"{server.url}/game/{drawn['id']}")
+    result = page.get_by_test_id("result")
+    result.wait_for()
+    assert "a draw" in result.inner_text()
+    assert "No side can win any more" in result.inner_text()
+    assert page.locator("#replay").is_visible()
+    page.locator("#replay").click()
+    page.wait_for_url(f"**/replay/{drawn['id']}")
+    page.wait_for_selector("#moves li")
+    assert "a draw" in page.get_by_test_id("result").inner_text()

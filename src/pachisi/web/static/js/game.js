@@ -6,7 +6,7 @@ import { claimSeat, getBoard, recordUrl } from "./api.js";
 import { Board, seatName } from "./board.js";
 import { GameConnection } from "./connection.js";
 import { drawThrow } from "./cowries.js";
-import { mountLanguageSwitch, setUpLanguage, t } from "./i18n.js";
+import { mountLanguageSwitch, setUpLanguage, t, tOr } from "./i18n.js";
 import { adoptTokensFromUrl, heldTokens, storeToken } from "./tokens.js";
 import { actionText, eventText, resultText, turnText } from "./words.js";
 
@@ -90,7 +90,7 @@ function drawSeats(view) {
     const kind = document.createElement("span");
     kind.className = "kind";
     kind.textContent = seat.kind === "computer"
-      ? t("seat.computer", { player: seat.player ?? "" })
+      ? t("seat.computer", { player: tOr(`player.${seat.player}`, seat.player ?? "") })
       : t(`seat.kind_${seat.kind}`);
     item.append(swatch, name, kind);
     if (seat.you) {

@@ -36,6 +36,7 @@ function show(index, animate) {
   // Who was to do what at this step, or how the game ended at its last.
   $("result").textContent = step.result ? resultText(view) : turnText(view);
   $("result").hidden = false;
+  $("result").classList.toggle("over", Boolean(step.result));
   drawThrow($("throw"), step.turn ? step.turn.throw : null, replay.history.cowries ?? 6);
   $("slider").value = String(replay.index);
   $("first").disabled = $("back").disabled = replay.index === 0;
