@@ -1,0 +1,1 @@
+"""Alembic migrations of the web game's database, run in code by :mod:`pachisi.web.storage`."""

@@ -1,0 +1,197 @@
+"""A game in memory: its state, its seats, its moves, and the clients watching it.
+
+A :class:`Room` is the authoritative copy of one game while the server runs. Its lock
+serialises every command (:mod:`pachisi.web.service` holds it while a command is checked,
+committed and applied); its subscribers are the game's WebSocket clients, each with the
+seats it holds and a queue of messages the connection sends in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from pachisi.ai.bots import Bot
+from pachisi.ai.players import make_player
+from pachisi.rules.actions import Action
+from pachisi.rules.ruleset import Ruleset
+from pachisi.rules.state import Event, State
+from pachisi.web.tokens import holds
+from pachisi.web.views import SeatView, event_json, game_view
+
+__all__ = [
+    "MAX_OUTBOX",
+    "Room",
+    "Seat",
+    "Subscriber",
+    "parse_move",
+    "person_seats",
+    "status_of",
+]
+
+MAX_OUTBOX: Final = 1000
+"""Messages a client may fall behind by before its connection is dropped (it can resync)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who plays a seat: ``kind`` is ``human``, ``computer`` (``player`` names it) or
+    ``open``; a human seat has the hash of its token."""
+
+    kind: str
+    player: str | None = None
+    token_hash: str | None = None
+
+
+class Subscriber:
+    """One client of a room: the seats it holds and the messages waiting to go out."""
+
+    def __init__(self, held: frozenset[int]) -> None:
+        self.held = held
+        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+        self.dropped = False
+        """Set when the client fell :data:`MAX_OUTBOX` messages behind; its connection ends."""
+
+    def deliver(self, text: str) -> None:
+        """Queue a message; never waits, so one slow client cannot hold up a game."""
+        if self.dropped:
+            return
+        if self.outbox.qsize() >= MAX_OUTBOX:
+            self.dropped = True
+        self.outbox.put_nowait(text)
+
+
+def status_of(state: State, seats: Sequence[Seat]) -> str:
+    """``finished`` once over, ``open`` while a seat waits for a player, else ``active``."""
+    if state.is_over:
+        return "finished"
+    return "open" if any(seat.kind == "open" for seat in seats) else "active"
+
+
+def person_seats(players: int, seat: int) -> tuple[int, ...]:
+    """The seats one person holds with one token: a seat and its partner's under
+    ``players=2`` (R-TWO-PLAYER), else the seat alone."""
+    return (seat % 2, seat % 2 + 2) if players == 2 else (seat,)
+
+
+def parse_move(text: str) -> Action | int:
+    """A stored move: ``t<k>`` for a throw of ``k`` mouths up, else an action's text.
+
+    >>> parse_move("t3"), parse_move("0a+4")
+    (3, Action.parse('0a+4'))
+    """
+    digits = text[1:]
+    if text.startswith("t") and digits.isascii() and digits.isdigit():
+        return int(digits)
+    return Action.parse(text)
+
+
+class Room:
+    """One game while the server runs (see the module docstring)."""
+
+    def __init__(
+        self,
+        game_id: str,
+        ruleset: Ruleset,
+        created: dt.datetime,
+        seats: Sequence[Seat],
+        state: State,
+        moves: Iterable[str],
+    ) -> None:
+        self.id = game_id
+        self.ruleset = ruleset
+        self.created = created
+        self.seats: tuple[Seat, ...] = tuple(seats)
+        self.state = state
+        self.moves: list[str] = list(moves)
+        self.status = status_of(state, self.seats)
+        self.lock = asyncio.Lock()
+        self.subscribers: set[Subscriber] = set()
+        self.bots: dict[int, Bot] = {
+            seat: make_player(s.player or "")
+            for seat, s in enumerate(self.seats)
+            if s.kind == "computer"
+        }
+        self.driver: asyncio.Task[None] | None = None
+        """The task playing the computer seats, while one is due to play."""
+
+    @property
+    def version(self) -> int:
+        """The number of committed moves, which every message carries."""
+        return len(self.moves)
+
+    @property
+    def players(self) -> int:
+        return self.ruleset.players
+
+    def seat_views(self) -> list[SeatView]:
+        return [SeatView(seat.kind, seat.player) for seat in self.seats]
+
+    def held_by(self, tokens: Iterable[str]) -> tuple[frozenset[int], int]:
+        """The human seats the ``tokens`` hold, and how many tokens hold none."""
+        held: set[int] = set()
+        strays = 0
+        for token in tokens:
+            seats = {n for n, seat in enumerate(self.seats) if holds(seat.token_hash, token)}
+            held |= seats
+            strays += not seats
+        return frozenset(held), strays
+
+    def computer_due(self) -> bool:
+        """Whether a computer seat is to throw or act now."""
+        return not self.state.is_over and self.seats[self.state.seat].kind == "computer"
+
+    def claimed(self, seat_numbers: Sequence[int], token_hash: str) -> tuple[Seat, ...]:
+        """The seats after a person takes the open ``seat_numbers`` with a token."""
+        chosen = set(seat_numbers)
+        return tuple(
+            replace(seat, kind="human", token_hash=token_hash) if n in chosen else seat
+            for n, seat in enumerate(self.seats)
+        )
+
+    def view(self, held: frozenset[int]) -> dict[str, Any]:
+        """The game's VIEW for a client holding ``held``."""
+        return game_view(
+            self.id,
+            self.version,
+            self.status,
+            self.state,
+            self.moves,
+            self.seat_views(),
+            held,
+        )
+
+    def snapshot(self, held: frozenset[int]) -> str:
+        return json.dumps({"type": "snapshot", "version": self.version, "game": self.view(held)})
+
+    def error(self, code: str, message: str) -> str:
+        return json.dumps(
+            {"type": "error", "code": code, "message": message, "version": self.version}
+        )
+
+    def broadcast_snapshot(self) -> None:
+        """Send every client a snapshot (the seats changed)."""
+        self._broadcast(lambda held: self.snapshot(held))
+
+    def broadcast_update(self, by: int, move: str, events: Sequence[Event], before: State) -> None:
+        """Send every client the update of the move just committed."""
+        events_json = [event_json(event, before) for event in events]
+        head = {"type": "update", "version": self.version, "by": by, "move": move}
+
+        def message(held: frozenset[int]) -> str:
+            return json.dumps({**head, "events": events_json, "game": self.view(held)})
+
+        self._broadcast(message)
+
+    def _broadcast(self, message: Callable[[frozenset[int]], str]) -> None:
+        # Clients holding the same seats (most often none: spectators) get the same text.
+        texts: dict[frozenset[int], str] = {}
+        for subscriber in self.subscribers:
+            text = texts.get(subscriber.held)
+            if text is None:
+                text = texts[subscriber.held] = message(subscriber.held)
+            subscriber.deliver(text)
