@@ -21,6 +21,7 @@ game in :mod:`pachisi.play`; this module holds the argument parser and the subco
     pachisi replay FILE
     pachisi play [--ruleset R] [--seat S] [--seed N] [--bots B] [--save FILE]
                  [--max-steps N] [--color]
+    pachisi serve [--host H] [--port P] [--database URL] [--computer-delay SECONDS]
 """
 
 from __future__ import annotations
@@ -424,6 +425,31 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--color", action="store_true", help="colour the board")
     p.set_defaults(run=_cmd_play)
+
+    p = sub.add_parser("serve", help="run the web game: play in the browser")
+    p.add_argument("--host", default="127.0.0.1", metavar="H", help="default: 127.0.0.1")
+    p.add_argument(
+        "--port",
+        type=_integer(0, 65535),
+        default=8000,
+        metavar="P",
+        help="0..65535, 0 for any free port (default: 8000)",
+    )
+    p.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/NAME (default: "
+        "pachisi.db in the user's data directory)",
+    )
+    p.add_argument(
+        "--computer-delay",
+        type=_serve_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="pause before each computer seat's throw or action, 0..10 (default: 0.4)",
+    )
+    p.set_defaults(run=_cmd_serve)
     return parser
 
 
@@ -747,6 +773,34 @@ def _cmd_play(args: argparse.Namespace) -> int:
         err=sys.stderr,
         max_steps=args.max_steps,
     )
+
+
+# --------------------------------------------------------------------------- serve
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    # Imported here: the web server's packages (FastAPI, SQLAlchemy, uvicorn) take a while
+    # to load, and no other command needs them.
+    from pachisi.web.server import COMPUTER_DELAY, ServeError, serve
+    from pachisi.web.storage import StorageError
+
+    delay = COMPUTER_DELAY if args.computer_delay is None else args.computer_delay
+    try:
+        serve(args.host, args.port, args.database, computer_delay=delay)
+    except (ServeError, StorageError) as exc:
+        raise CliError(str(exc)) from None
+    return 0
+
+
+_SECONDS: Final = re.compile(r"[0-9]{1,2}(\.[0-9]{1,3})?")
+
+
+def _serve_seconds(text: str) -> float:
+    """An argparse type for ``serve --computer-delay``: 0..10 seconds, ASCII digits."""
+    if not _SECONDS.fullmatch(text) or float(text) > 10:
+        shown = text if len(text) <= 24 else text[:21] + "..."
+        raise argparse.ArgumentTypeError(f"{shown!r} is not a number of seconds from 0 to 10")
+    return float(text)
 
 
 if __name__ == "__main__":
