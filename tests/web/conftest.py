@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import secrets
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 with warnings.catch_warnings():
     # Starlette's test client warns that it will want httpx2 one day; httpx is what we have.
@@ -19,19 +21,38 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from pachisi.web.app import create_app
+from pachisi.web.storage import url_for_engine
 
 POSTGRES_VARIABLE = "PACHISI_TEST_DATABASE_URL"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database for one test: a fresh SQLite file, or the PostgreSQL of the environment."""
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database for one test: an SQLite file, or a new database on the PostgreSQL
+    server of the environment (dropped afterwards), so that no test sees another's games."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'games.db'}"
+        yield f"sqlite:///{tmp_path / 'games.db'}"
+        return
     url = os.environ.get(POSTGRES_VARIABLE)
     if not url:
         pytest.skip(f"{POSTGRES_VARIABLE} is not set: no PostgreSQL to test against")
-    return url
+    with _scratch_database(url) as scratch:
+        yield scratch
+
+
+@contextmanager
+def _scratch_database(url: str) -> Iterator[str]:
+    server = sa.engine.make_url(url_for_engine(url))
+    name = f"pachisi_test_{secrets.token_hex(6)}"
+    admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        yield server.set(database=name).render_as_string(hide_password=False)
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
 
 
 Serve = Callable[..., AbstractContextManager[TestClient]]
