@@ -63,8 +63,13 @@ def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
 
 @pytest.fixture()
 def own_server(database_url: str, tmp_path: Path) -> Iterator[Server]:
-    """A server of the test's own, for a test that stops and restarts it."""
+    """A server of the test's own, for a test that stops and restarts it: on SQLite with a
+    file of its own, so that it never plays the session server's games; on PostgreSQL in
+    the same database (the test database is all there is), where the session server's
+    games are all waiting for people by the time this runs."""
     pytest.importorskip("pachisi.web.app", reason="the web server is not in this tree yet")
+    if database_url.startswith("sqlite"):
+        database_url = f"sqlite:///{tmp_path / 'own.db'}"
     running = Server(database_url, tmp_path / "server.log")
     running.start()
     yield running

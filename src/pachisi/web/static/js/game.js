@@ -219,17 +219,27 @@ function render(events = []) {
   restoreFocus(hadFocus);
 }
 
+function flushRender() {
+  const events = page.pendingEvents.splice(0);
+  const lines = page.pendingLines.splice(0);
+  render(events);
+  announce(lines);
+}
+
 /** Draw at the next frame: computer seats' updates come in bursts, and one drawing per
- * frame keeps the page quick however many updates the frame brought. */
+ * frame keeps the page quick however many updates the frame brought. What this page's
+ * player is waiting for (their throw or move is due, or the end) is drawn at once. */
 function scheduleRender() {
+  const view = page.view;
+  if (view.turn.you_throw || view.turn.you_act || view.result) {
+    flushRender();
+    return;
+  }
   if (page.frameRequested) return;
   page.frameRequested = true;
   requestAnimationFrame(() => {
     page.frameRequested = false;
-    const events = page.pendingEvents.splice(0);
-    const lines = page.pendingLines.splice(0);
-    render(events);
-    announce(lines);
+    flushRender();
   });
 }
 
