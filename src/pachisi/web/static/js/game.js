@@ -93,6 +93,13 @@ function drawSeats(view) {
       ? t("seat.computer", { player: tOr(`player.${seat.player}`, seat.player ?? "") })
       : t(`seat.kind_${seat.kind}`);
     item.append(swatch, name, kind);
+    const thrown = view.turn.stage === "throw_off" ? (view.turn.throw_off || [])[seat.seat] : undefined;
+    if (thrown !== undefined && thrown >= 0) {
+      const note = document.createElement("span");
+      note.className = "throw-off";
+      note.textContent = t("seat.threw", { value: thrown });
+      item.append(note);
+    }
     if (seat.you) {
       const you = document.createElement("strong");
       you.className = "you";
@@ -208,7 +215,11 @@ function render(events = []) {
   // Between throws, the last one stays on the cloth, so a throw that passes the turn is seen.
   drawThrow($("throw"), view.turn.throw ?? page.lastThrow, view.cowries);
   const pending = view.turn.pending || [];
-  $("pending").textContent = pending.length ? t("throw.pending", { values: pending.join(", ") }) : "";
+  const notes = [];
+  if (pending.length) notes.push(t("throw.pending", { values: pending.join(", ") }));
+  if (view.turn.pyadas) notes.push(t("throw.pyadas", { count: view.turn.pyadas }));
+  if (view.turn.split_left) notes.push(t("throw.split_left", { count: view.turn.split_left }));
+  $("pending").textContent = notes.join(" · ");
   $("throw-button").disabled = page.waiting || !view.turn.you_throw || Boolean(view.result);
   $("hint-button").disabled = !view.turn.you_act || Boolean(view.result);
   drawActions(view);

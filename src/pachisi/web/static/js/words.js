@@ -103,11 +103,13 @@ export function turnText(view) {
       return t("turn.throw_off", { seat });
     case "throw":
       return t("turn.throw", { seat });
-    case "pyada":
-      return t("turn.pyada", { seat });
-    case "spend":
-      return t("turn.spend", { seat });
     default:
-      return t("turn.act", { seat });
+      break;
   }
+  const text = t(`turn.${turn.stage === "pyada" || turn.stage === "spend" ? turn.stage : "act"}`, { seat });
+  // Under partner throws a seat may move its partner's men: say whose.
+  if (turn.mover !== undefined && turn.mover !== turn.seat) {
+    return t("turn.partner", { text, mover: seatName(turn.mover) });
+  }
+  return text;
 }
