@@ -29,6 +29,7 @@ from pachisi.fast._position import (
     HOME,
     LAST_SQUARE,
     OCC_N_SIZE,
+    USED_SQUARES,
     in_values,
     landing,
     may_go_home,
@@ -66,6 +67,7 @@ from pachisi.fast.params import (
     P_EXTRA_LAP,
     P_FIRST_FREE,
     P_GRACE_MUST_ENTER,
+    P_KBH,
     P_LSE,
     P_LSE_LUDII,
     P_LUDII,
@@ -75,6 +77,8 @@ from pachisi.fast.params import (
     P_SPLIT,
     P_STACKING,
     P_TABLE,
+    P_TOP_ONE,
+    PROGRESS_ON,
     SQUARES,
 )
 
@@ -387,7 +391,189 @@ def _split_parts(
     """Parts of ``left`` steps (of the throw ``v``) that still lead to a full split.
 
     ``first_only``: the first parts of a new split, which are shorter than the throw.
+    Where the parts cannot affect each other's legality (:func:`parts_independent`) the
+    answer comes from sums of allowed parts (:func:`split_parts_by_sums`), else from a
+    search that plays the parts out (:func:`split_parts_by_search`); both list the same
+    parts in the same order.
     """
+    if parts_independent(params, v):
+        return split_parts_by_sums(st, params, occ_n, occ, m, v, left, out, n, first_only)
+    return split_parts_by_search(st, params, occ_n, occ, m, v, left, out, n, first_only, pool)
+
+
+@inline
+def parts_independent(params: Row, v: int) -> bool:
+    """Whether one part of a split throw can never change whether another part is legal.
+
+    A part is a single piece's ordinary move (R-MOVE). With every friendly stack allowed
+    (``stacking=all``) and no blockades, the only things a part changes that another
+    landing looks at are enemies it captures, and it can capture only where a single
+    piece may land, so every square's legality for a single piece stays as it was; what it
+    can change is the mover's kill credit (V-KILL-BEFORE-HOME), which only grows, and which
+    square still holds an enemy to capture. Under ``top_one`` a part that leaves a stack
+    can uncover an enemy beneath it, so a later part could capture where it would not have:
+    that matters only for kill credits, so ``top_one`` with kill-before-home is searched.
+    Throws above 31 are searched too: the sums are masks of 64-bit integers, and a
+    product of two of them must not overflow (:func:`_spread`).
+    """
+    return (
+        params[P_STACKING] == 0
+        and not params[P_BLOCKADE]
+        and not (params[P_TOP_ONE] and params[P_KBH])
+        and v <= 31
+    )
+
+
+@inline
+def _spread(sums: int, parts: int, limit: int) -> int:
+    """Every total ``s + k`` with ``s`` in ``sums`` and ``k`` in ``parts`` (bitmasks over
+    step counts, below bit 32), up to ``limit``: multiplying by a mask's lowest bit shifts by
+    its index."""
+    out = 0
+    while sums:
+        low = sums & -sums
+        out |= parts * low
+        if out & limit == limit:
+            break
+        sums ^= low
+    return out & limit
+
+
+@inline
+def _parts_of(
+    st: Row, params: Row, occ_n: Row, occ: Occ, m: int, j: int, used: int, left: int
+) -> tuple[int, int, int]:
+    """The parts of at most ``left`` steps piece ``j`` of ``m`` may take now, as masks
+    over steps: plain landings, landings that capture, and the part that takes it home
+    (none for a piece not on the board or already used)."""
+    p = st[POS + 4 * m + j]
+    if (used >> j) & 1 or not 0 < p < HOME:
+        return 0, 0, 0
+    to_home = HOME - p
+    most = min(left, to_home - 1)
+    # Under stacking=all an empty square takes any single piece: only the squares that
+    # hold pieces need a look.
+    plain = ((1 << (most + 1)) - 1) & ~1
+    takes = 0
+    for q in range(occ_n[USED_SQUARES]):
+        sq = occ_n[USED_SQUARES + 1 + q]
+        t = PROGRESS_ON[m, sq]
+        if t < 0:
+            continue
+        if not 1 <= t - p <= most:
+            if t > 8 or not 1 <= HOME - t - p <= most:
+                continue
+            t = HOME - t
+        got = landing(params, occ_n, occ, m, 1, sq)
+        if got != 0:
+            plain &= ~(1 << (t - p))
+        if got > 0:
+            takes |= 1 << (t - p)
+    return plain, takes, (1 << to_home) if to_home <= left else 0
+
+
+@inline
+def _bit_index(bit: int) -> int:
+    """The index of the one bit set in ``bit``."""
+    k = 0
+    while bit > 1:
+        bit >>= 1
+        k += 1
+    return k
+
+
+@jit
+def split_parts_by_sums(
+    st: Row,
+    params: Row,
+    occ_n: Row,
+    occ: Occ,
+    m: int,
+    v: int,
+    left: int,
+    out: Row,
+    n: int,
+    first_only: bool,
+) -> int:
+    """:func:`split_parts_by_search`'s answer where parts are independent
+    (:func:`parts_independent`): the rest of a throw can be shared out exactly when it is a
+    sum of allowed parts of distinct unused pieces, with a part home (which needs a kill
+    credit) only if the mover has one or another of the parts captures."""
+    used = st[SPLIT_USED]
+    starting = left == v and used == 0
+    slot = value_slot(params, v)
+    limit = (1 << (left + 1)) - 1
+    credit = may_go_home(st, params, m)
+    a = _parts_of(st, params, occ_n, occ, m, 0, used, left)
+    b = _parts_of(st, params, occ_n, occ, m, 1, used, left)
+    c = _parts_of(st, params, occ_n, occ, m, 2, used, left)
+    d = _parts_of(st, params, occ_n, occ, m, 3, used, left)
+    plain = (a[0], b[0], c[0], d[0])
+    takes = (a[1], b[1], c[1], d[1])
+    home = (a[2], b[2], c[2], d[2])
+    pieces = movable(st, params, m, used)
+    for i in range(4):
+        if not (pieces >> i) & 1:
+            continue
+        # Totals the other unused pieces can make: with a credit (or with no part home in
+        # reach) one set; without, by whether they include a part home and a capture:
+        # ``none``, ``cap``, ``home_only``, ``both``.
+        homes = 0
+        for j in range(4):
+            if j != i:
+                homes |= home[j]
+        none, cap, home_only, both = 1, 0, 0, 0
+        for j in range(4):
+            if j == i:
+                continue
+            if credit or not homes:
+                none |= _spread(none, plain[j] | takes[j] | home[j], limit)
+                continue
+            was_none, was_cap, was_home, was_both = none, cap, home_only, both
+            none = was_none | _spread(was_none, plain[j], limit)
+            cap = was_cap | _spread(was_cap, plain[j], limit)
+            cap |= _spread(was_none | was_cap, takes[j], limit)
+            home_only = was_home | _spread(was_home, plain[j], limit)
+            home_only |= _spread(was_none | was_home, home[j], limit)
+            both = was_both | _spread(was_both, plain[j] | takes[j] | home[j], limit)
+            both |= _spread(was_home, takes[j], limit) | _spread(was_cap, home[j], limit)
+        total = none | cap | home_only | both
+        backed = none | cap | both
+        top = left - 1 if starting else left
+        tries = (plain[i] | takes[i] | (home[i] if credit else 0)) & ((2 << top) - 1)
+        while tries:
+            bit = tries & -tries
+            tries ^= bit
+            k = _bit_index(bit)
+            captures = (takes[i] & bit) != 0
+            if k == left:
+                if not first_only:
+                    out[n] = part_id(i, slot, k)
+                    n += 1
+                continue
+            reach = total if credit or captures else backed
+            if (reach >> (left - k)) & 1:
+                out[n] = part_id(i, slot, k)
+                n += 1
+    return n
+
+
+@jit
+def split_parts_by_search(
+    st: Row,
+    params: Row,
+    occ_n: Row,
+    occ: Occ,
+    m: int,
+    v: int,
+    left: int,
+    out: Row,
+    n: int,
+    first_only: bool,
+    pool: Pool,
+) -> int:
+    """:func:`_split_parts` by playing the parts out: each candidate part is made on a copy
+    and the rest searched depth first (:func:`_completable`)."""
     used = st[SPLIT_USED]
     starting = left == v and used == 0
     slot = value_slot(params, v)

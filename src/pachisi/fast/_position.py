@@ -93,6 +93,8 @@ OCC_N_SIZE = 96 + 1 + 16
 """The length of an ``occ_n`` scratch array: 96 counts, then how many squares the last
 fill used and which, so that the next fill clears only those (it starts as all zeros)."""
 _USED = 96
+USED_SQUARES = _USED
+"""``occ_n[USED_SQUARES]`` squares hold pieces, listed from ``occ_n[USED_SQUARES + 1]`` on."""
 
 
 @inline

@@ -171,6 +171,20 @@ def _square_table() -> npt.NDArray[np.int32]:
 
 SQUARES: Final = _square_table()
 """``SQUARES[seat, p]``: the square of progress ``p`` (1..83) of ``seat``, else -1."""
+
+
+def _progress_table() -> npt.NDArray[np.int32]:
+    table = np.full((4, NUM_SQUARES), -1, dtype=np.int32)
+    for seat in range(4):
+        for p in range(HOME - 1, 0, -1):
+            table[seat, SQUARES[seat, p]] = p
+    return table
+
+
+PROGRESS_ON: Final = _progress_table()
+"""``PROGRESS_ON[seat, square]``: the first progress at which ``seat``'s route passes the
+square, else -1. A route passes its own column's squares twice, out and back: a first
+progress ``t`` of 1..8 comes again as ``84 - t`` (8 and 76 are both the column's foot)."""
 CASTLE: Final = np.array(IS_CASTLE, dtype=np.bool_)
 """``CASTLE[square]``: the square is one of the 12 castles."""
 PRIVATE: Final = np.array(
