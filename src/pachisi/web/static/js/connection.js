@@ -37,10 +37,7 @@ export class GameConnection {
     this.handlers.onStatus("connecting");
     const socket = new WebSocket(this.url());
     this.socket = socket;
-    socket.addEventListener("open", () => {
-      this.delay = FIRST_DELAY_MS;
-      this.handlers.onStatus("open");
-    });
+    socket.addEventListener("open", () => this.handlers.onStatus("open"));
     socket.addEventListener("message", (event) => this.receive(event.data));
     socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
@@ -78,6 +75,9 @@ export class GameConnection {
       return;
     }
     if (message.type === "snapshot") {
+      // Only a server that answers with the game counts as back: one that accepts the
+      // socket and drops it again keeps the back-off growing.
+      this.delay = FIRST_DELAY_MS;
       this.version = message.version;
       this.handlers.onGame(message.game, []);
     } else if (message.type === "update") {
