@@ -70,3 +70,30 @@ def test_squares_and_pieces_are_labelled(context: Any, server: Server) -> None:
     label = page.locator("#board .piece[data-piece='0']").get_attribute("aria-label")
     assert label.startswith("South a")
     assert page.locator("#board").get_attribute("aria-label") == "The Pachisi board"
+
+
+def test_a_man_is_moved_by_clicking_it_and_its_square(context: Any, server: Server) -> None:
+    game = server.create_game(
+        [{"kind": "human"}] + [{"kind": "computer", "player": "random"}] * 3, ruleset="classic"
+    )
+    page = context.new_page()
+    page.goto(server.url + game["links"][0]["url"])
+    page.wait_for_selector("#board .piece")
+    for _ in range(300):
+        what = offer(page)
+        if what == "act" and page.locator("#board .piece.movable").count():
+            break
+        count = len(moves(page))
+        if what == "throw":
+            page.get_by_test_id("throw-button").click()
+        else:
+            page.locator("#actions button.action").last.click()  # decline: keep looking
+        wait_for_moves(page, count + 1)
+    count = len(moves(page))
+    assert page.locator("#board .square.target").count() >= 1
+    page.locator("#board .piece.movable").first.click()
+    if page.locator("#board .piece.selected").count():
+        # Several choices for this man: its squares are marked, one click plays one.
+        page.locator("#board .square.target").first.click()
+    wait_for_moves(page, count + 1)
+    assert moves(page)[count][0] == "0"

@@ -8,6 +8,9 @@ import { t } from "./i18n.js";
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 10;
 const LETTERS = "abcd";
+// A moving man takes this long per square, and never more than the cap for a whole move.
+const HOP_MS = 70;
+const MAX_HOPS_MS = 1000;
 // A man, centred on (0, 0), about one square high: a beehive body on a flat base with a knob.
 const MAN_BODY = "M -3.2 3 C -3.6 0 -2.6 -2.6 -1.1 -3.3 L 1.1 -3.3 C 2.6 -2.6 3.6 0 3.2 3 Z";
 const MAN_RIDGES = "M -3.3 1 L 3.3 1 M -2.9 -1 L 2.9 -1";
@@ -176,9 +179,15 @@ export class Board {
     this.view = view;
     this.highlight = highlight;
     const moving = new Set();
+    const paths = new Map();
     for (const event of events) {
       if (event.piece !== undefined && event.piece >= 0) moving.add(event.piece);
       for (const p of event.pieces || []) moving.add(p);
+      if ((event.kind === "move" || event.kind === "enter") && event.piece >= 0) {
+        const path = paths.get(event.piece) ?? [];
+        path.push(...this.routePoints(event.piece >> 2, event.frm, event.to));
+        paths.set(event.piece, path);
+      }
     }
     const places = this.layOut(view.pieces);
     for (const piece of view.pieces) {
@@ -188,8 +197,13 @@ export class Board {
         node = this.makePiece(piece);
         this.pieceNodes.set(piece.id, node);
       }
-      node.classList.toggle("animate", moving.has(piece.id));
-      node.style.transform = `translate(${place.x}px, ${place.y}px) scale(${place.scale})`;
+      const before = node.style.transform;
+      const after = `translate(${place.x}px, ${place.y}px) scale(${place.scale})`;
+      const path = paths.get(piece.id);
+      // A man that moved hops along its route, square by square; a captured one glides back.
+      node.classList.toggle("animate", moving.has(piece.id) && !path?.length);
+      node.style.transform = after;
+      if (path?.length && before && before !== after) this.hop(node, before, path, after);
       node.classList.toggle("homeward", piece.where === "homeward");
       node.classList.toggle("home", piece.where === "home");
       node.classList.toggle("waiting", piece.where === "waiting");
@@ -223,6 +237,26 @@ export class Board {
     for (const event of events) {
       if (event.kind === "capture" && event.to >= 0) this.flash(event.to);
     }
+  }
+
+  /** The centres of the squares a man of `seat` passes from progress `frm` to `to`. */
+  routePoints(seat, frm, to) {
+    const route = this.geometry.routes?.[String(seat)];
+    if (!route || !(to > frm)) return [];
+    const points = [];
+    for (let p = Math.max(frm + 1, 1); p <= Math.min(to, route.length); p += 1) {
+      const square = this.squares.get(route[p - 1]);
+      if (square) points.push(this.centre(square.x, square.y));
+    }
+    return points;
+  }
+
+  hop(node, before, points, after) {
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches || !node.animate) return;
+    const frames = [before, ...points.map(([x, y]) => `translate(${x}px, ${y}px) scale(1)`), after];
+    const duration = Math.min(HOP_MS * (frames.length - 1), MAX_HOPS_MS);
+    node.getAnimations().forEach((running) => running.cancel());
+    node.animate(frames.map((transform) => ({ transform })), { duration, easing: "ease-in-out" });
   }
 
   /** Every piece's place, stacks drawn one above the other with the count on the top one. */
