@@ -117,6 +117,11 @@ function drawSeats(view) {
   }
 }
 
+/** Whether a command can go out now: connected, and not waiting for the last one's answer. */
+function canSend() {
+  return page.connectionState === "open" && !page.waiting;
+}
+
 function drawActions(view) {
   const list = $("actions");
   list.replaceChildren();
@@ -135,7 +140,7 @@ function drawActions(view) {
     notation.textContent = action.action;
     button.append(words, " ", notation);
     if (action.description) button.title = action.description;
-    button.disabled = page.waiting;
+    button.disabled = !canSend();
     button.addEventListener("click", () => play(action.action));
     button.addEventListener("focus", () => page.board.update(view, [], highlight(action)));
     button.addEventListener("mouseenter", () => page.board.update(view, [], highlight(action)));
@@ -220,8 +225,8 @@ function render(events = []) {
   if (view.turn.pyadas) notes.push(t("throw.pyadas", { count: view.turn.pyadas }));
   if (view.turn.split_left) notes.push(t("throw.split_left", { count: view.turn.split_left }));
   $("pending").textContent = notes.join(" · ");
-  $("throw-button").disabled = page.waiting || !view.turn.you_throw || Boolean(view.result);
-  $("hint-button").disabled = !view.turn.you_act || Boolean(view.result);
+  $("throw-button").disabled = !canSend() || !view.turn.you_throw || Boolean(view.result);
+  $("hint-button").disabled = page.connectionState !== "open" || !view.turn.you_act || Boolean(view.result);
   drawActions(view);
   drawMoves(view);
   drawHints();
@@ -399,10 +404,8 @@ function connect() {
     onStatus(state) {
       page.connectionState = state;
       drawConnection();
-      if (state === "closed") {
-        page.waiting = false;
-        if (page.view) render();
-      }
+      if (state !== "open") page.waiting = false;
+      if (page.view) render();
     },
   });
   page.connection.open();
