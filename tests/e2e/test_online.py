@@ -154,3 +154,20 @@ def test_another_seats_token_cannot_act(browser: Any, server: Server) -> None:
         assert stranger.get_by_test_id("throw-button").is_disabled()
     finally:
         made.close()
+
+
+def test_two_people_with_two_seats_each(context: Any, server: Server) -> None:
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.get_by_label("Two people, two seats each").check()
+    assert page.locator("#seat-specs li").count() == 2
+    assert "South + North" in page.locator("#seat-specs").inner_text()
+    page.get_by_test_id("player-1").select_option("random")
+    page.get_by_test_id("create").click()
+    page.get_by_test_id("play-now").click()
+    page.wait_for_selector("#board .piece")
+    assert _you(page) == ["0", "2"]
+    view = server.api("GET", f"/api/games/{page.url.rstrip('/').split('/')[-1]}")
+    assert view["players"] == 2
+    assert [s["kind"] for s in view["seats"]] == ["human", "computer", "human", "computer"]
+    play_once(page)

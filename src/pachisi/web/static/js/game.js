@@ -111,7 +111,11 @@ function drawSeats(view) {
       take.type = "button";
       take.textContent = t("seat.take");
       take.addEventListener("click", () => takeSeat(seat.seat));
-      item.append(take);
+      const invite = document.createElement("button");
+      invite.type = "button";
+      invite.textContent = t("seat.copy_invite");
+      invite.addEventListener("click", () => copyLink(inviteLink(seat.seat)));
+      item.append(take, invite);
     }
     list.append(item);
   }
@@ -423,6 +427,20 @@ function redrawTexts() {
   render();
 }
 
+/** An open seat's invite: whoever opens it takes the seat (docs/web.md). */
+function inviteLink(seat) {
+  return `${window.location.origin}/game/${encodeURIComponent(gameId)}?seat=${seat}&claim=1`;
+}
+
+async function copyLink(link) {
+  try {
+    await navigator.clipboard.writeText(link);
+    announce([t("tools.copied")]);
+  } catch {
+    window.prompt(t("tools.copy_watch"), link);
+  }
+}
+
 async function start() {
   const invited = adoptTokensFromUrl(gameId);
   await setUpLanguage();
@@ -439,15 +457,8 @@ async function start() {
   $("replay").href = `/replay/${encodeURIComponent(gameId)}`;
   $("throw-button").addEventListener("click", throwCowries);
   $("hint-button").addEventListener("click", askHint);
-  $("copy-watch").addEventListener("click", async () => {
-    const link = `${window.location.origin}/game/${encodeURIComponent(gameId)}`;
-    try {
-      await navigator.clipboard.writeText(link);
-      announce([t("tools.copied")]);
-    } catch {
-      window.prompt(t("tools.copy_watch"), link);
-    }
-  });
+  $("copy-watch").addEventListener("click", () =>
+    copyLink(`${window.location.origin}/game/${encodeURIComponent(gameId)}`));
   document.addEventListener("keydown", onKey);
   connect();
 }

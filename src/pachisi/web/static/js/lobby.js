@@ -8,6 +8,7 @@ import { mountLanguageSwitch, setUpLanguage, t, tOr } from "./i18n.js";
 import { storeToken } from "./tokens.js";
 
 const $ = (id) => document.getElementById(id);
+const LIST_REFRESH_MS = 15000;
 let meta = null;
 // The seats' choices, kept across redraws (a language switch, 2 <-> 4 players).
 const choices = [
@@ -241,6 +242,10 @@ async function start() {
   $("create-form").addEventListener("submit", onCreate);
   $("refresh").addEventListener("click", refreshLists);
   redraw();
+  // The lists go stale as games open and end; refresh them while the page is looked at.
+  setInterval(() => {
+    if (document.visibilityState === "visible") refreshLists();
+  }, LIST_REFRESH_MS);
 }
 
 start();
