@@ -21,7 +21,7 @@ from pachisi.rules.actions import Action
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import Event, State
 from pachisi.web.tokens import holds
-from pachisi.web.views import SeatView, event_json, game_view
+from pachisi.web.views import EncodedViews, SeatView, event_json, game_view
 
 __all__ = [
     "MAX_OUTBOX",
@@ -104,11 +104,14 @@ class Room:
     ) -> None:
         self.id = game_id
         self.ruleset = ruleset
+        self.ruleset_text = str(ruleset)
         self.created = created
         self.seats: tuple[Seat, ...] = tuple(seats)
         self.state = state
         self.moves: list[str] = list(moves)
+        self._moves_json = json.dumps(self.moves)
         self.status = status_of(state, self.seats)
+        self._views: EncodedViews | None = None
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.bots: dict[int, Bot] = {
@@ -153,6 +156,37 @@ class Room:
             for n, seat in enumerate(self.seats)
         )
 
+    def advance(self, state: State, move: str, status: str) -> None:
+        """Take a committed move: the new state, its move text, the game's status."""
+        self.state = state
+        self.moves.append(move)
+        # The encoded list only grows: append to it instead of encoding it all again.
+        entry = json.dumps(move)
+        self._moves_json = (
+            f"{self._moves_json[:-1]}, {entry}]" if len(self.moves) > 1 else f"[{entry}]"
+        )
+        self.status = status
+        self._views = None
+
+    def reseat(self, seats: Sequence[Seat], status: str) -> None:
+        """Take new seats (a claim) and the status they give."""
+        self.seats = tuple(seats)
+        self.status = status
+        self._views = None
+
+    def _encoded(self) -> EncodedViews:
+        if self._views is None:
+            self._views = EncodedViews(
+                self.id,
+                self.version,
+                self.status,
+                self.state,
+                self._moves_json,
+                self.seat_views(),
+                self.ruleset_text,
+            )
+        return self._views
+
     def view(self, held: frozenset[int]) -> dict[str, Any]:
         """The game's VIEW for a client holding ``held``."""
         return game_view(
@@ -166,7 +200,8 @@ class Room:
         )
 
     def snapshot(self, held: frozenset[int]) -> str:
-        return json.dumps({"type": "snapshot", "version": self.version, "game": self.view(held)})
+        view = self._encoded().text(held)
+        return f'{{"type": "snapshot", "version": {self.version}, "game": {view}}}'
 
     def error(self, code: str, message: str) -> str:
         return json.dumps(
@@ -179,13 +214,17 @@ class Room:
 
     def broadcast_update(self, by: int, move: str, events: Sequence[Event], before: State) -> None:
         """Send every client the update of the move just committed."""
-        events_json = [event_json(event, before) for event in events]
-        head = {"type": "update", "version": self.version, "by": by, "move": move}
-
-        def message(held: frozenset[int]) -> str:
-            return json.dumps({**head, "events": events_json, "game": self.view(held)})
-
-        self._broadcast(message)
+        head = json.dumps(
+            {
+                "type": "update",
+                "version": self.version,
+                "by": by,
+                "move": move,
+                "events": [event_json(event, before) for event in events],
+            }
+        )[:-1]
+        views = self._encoded()
+        self._broadcast(lambda held: f'{head}, "game": {views.text(held)}}}')
 
     def _broadcast(self, message: Callable[[frozenset[int]], str]) -> None:
         # Clients holding the same seats (most often none: spectators) get the same text.

@@ -54,6 +54,9 @@ def serve(
             # Frames far over the protocol's limit are cut off by uvicorn itself; those
             # just over it get the protocol's own too_large error.
             ws_max_size=16 * MAX_MESSAGE_BYTES,
+            # Compressing every update costs more CPU than it saves on loopback or LAN, and
+            # a game's updates are small.
+            ws_per_message_deflate=False,
         )
         shown_port = listener.getsockname()[1]
         shown_host = f"[{host}]" if ":" in host else host

@@ -266,8 +266,7 @@ class GameService:
             status = status_of(room.state, seats)
             if not await self.writer.call(self.storage.claim_seats, game_id, group, hashed, status):
                 raise Conflict(f"seat {seat} is not open any more")
-            room.seats = seats
-            room.status = status
+            room.reseat(seats, status)
             room.broadcast_snapshot()
         return {
             "seat": seat,
@@ -357,9 +356,7 @@ class GameService:
         except Exception as exc:
             log.error("game %s: move %d not stored: %s", room.id, row.version, exc)
             raise Refused("unavailable", "the move could not be stored; try again") from None
-        room.state = after
-        room.moves.append(text)
-        room.status = status
+        room.advance(after, text, status)
         room.broadcast_update(by, text, events, before)
         self._kick(room)
 

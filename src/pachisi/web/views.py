@@ -15,8 +15,10 @@ What is legal, what an action does and how a game ended come from the rules engi
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Final
 
 from pachisi.describe import describe_played, event_line, piece_label, situation
@@ -40,11 +42,13 @@ from pachisi.rules.state import Event, Stage, State
 __all__ = [
     "HOMEWARD_FROM",
     "SEAT_COLOURS",
+    "EncodedViews",
     "SeatView",
     "board_json",
     "event_json",
     "game_view",
     "legal_json",
+    "piece_json",
     "pieces_json",
     "result_json",
     "seats_json",
@@ -121,32 +125,47 @@ def seats_json(seats: Sequence[SeatView], held: frozenset[int]) -> list[dict[str
     ]
 
 
+def piece_json(piece: int, progress: int, lap: bool) -> dict[str, Any]:
+    """One piece (a global id 0..15): where it is, as progress, square and kind of place."""
+    seat = piece // PIECES_PER_SEAT
+    if progress == 0:
+        where = "waiting"
+    elif progress == HOME:
+        where = "home"
+    elif progress >= HOMEWARD_FROM:
+        where = "homeward"
+    else:
+        where = "board"
+    return {
+        "id": piece,
+        "seat": seat,
+        "letter": "abcd"[piece % PIECES_PER_SEAT],
+        "label": piece_label(piece),
+        "progress": progress,
+        "square": _square(seat, progress),
+        "where": where,
+        "lap": lap,
+    }
+
+
 def pieces_json(state: State) -> list[dict[str, Any]]:
     """The 16 pieces: where each is, as progress, square and kind of place."""
-    out = []
-    for piece, progress in enumerate(state.pos):
-        seat = piece // PIECES_PER_SEAT
-        if progress == 0:
-            where = "waiting"
-        elif progress == HOME:
-            where = "home"
-        elif progress >= HOMEWARD_FROM:
-            where = "homeward"
-        else:
-            where = "board"
-        out.append(
-            {
-                "id": piece,
-                "seat": seat,
-                "letter": "abcd"[piece % PIECES_PER_SEAT],
-                "label": piece_label(piece),
-                "progress": progress,
-                "square": _square(seat, progress),
-                "where": where,
-                "lap": bool(state.laps >> piece & 1),
-            }
-        )
-    return out
+    return [
+        piece_json(piece, progress, bool(state.laps >> piece & 1))
+        for piece, progress in enumerate(state.pos)
+    ]
+
+
+@lru_cache(maxsize=4 * HOME * NUM_SEATS * PIECES_PER_SEAT)
+def _piece_text(piece: int, progress: int, lap: bool) -> str:
+    # A piece can be in only 16 x 85 x 2 places: each is encoded once, then reused.
+    return json.dumps(piece_json(piece, progress, lap))
+
+
+def _pieces_text(state: State) -> str:
+    laps = state.laps
+    texts = [_piece_text(g, p, bool(laps >> g & 1)) for g, p in enumerate(state.pos)]
+    return f"[{', '.join(texts)}]"
 
 
 def turn_json(state: State, held: frozenset[int]) -> dict[str, Any]:
@@ -269,3 +288,61 @@ def game_view(
         "moves": list(moves),
         "result": result_json(state),
     }
+
+
+class EncodedViews:
+    """The VIEW of one version of a game as JSON text, for any viewer.
+
+    Every client of a game gets the same VIEW but for the seats it holds (``seats[].you``,
+    ``turn.you_*`` and ``legal``), so the shared part is encoded once per version and only
+    the rest per kind of viewer: a busy server sends an update to every client of every
+    game. ``moves_json`` is the move list already encoded (the room keeps it, as it only
+    grows). The text decodes to exactly :func:`game_view`'s value.
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        version: int,
+        status: str,
+        state: State,
+        moves_json: str,
+        seats: Sequence[SeatView],
+        ruleset_text: str | None = None,
+    ) -> None:
+        r = state.ruleset
+        self._state = state
+        self._seats = seats
+        self._legal: str | None = None
+        self._texts: dict[frozenset[int], str] = {}
+        shared = json.dumps(
+            {
+                "id": game_id,
+                "version": version,
+                "status": status,
+                # The caller may know the ruleset's text: working it out takes a while.
+                "ruleset": ruleset_text if ruleset_text is not None else str(r),
+                "players": r.players,
+                "teams": r.teams,
+                "cowries": r.cowries,
+                "position": write_position(state),
+                "result": result_json(state),
+            }
+        )
+        pieces = _pieces_text(state)
+        self._shared = f'{shared[:-1]}, "pieces": {pieces}, "moves": {moves_json}'
+
+    def text(self, held: frozenset[int]) -> str:
+        """The VIEW for a viewer holding the seats ``held``, as JSON text."""
+        text = self._texts.get(held)
+        if text is None:
+            turn = turn_json(self._state, held)
+            if turn["you_act"]:
+                if self._legal is None:
+                    self._legal = json.dumps(legal_json(self._state))
+                legal = self._legal
+            else:
+                legal = "[]"
+            own = json.dumps({"seats": seats_json(self._seats, held), "turn": turn})
+            text = self._texts[held] = f'{self._shared}, {own[1:-1]}, "legal": {legal}}}'
+        return text
