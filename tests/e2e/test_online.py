@@ -144,14 +144,22 @@ def test_another_seats_token_cannot_act(browser: Any, server: Server) -> None:
         assert answer["code"] == "forbidden"
         after = server.api("GET", f"/api/games/{game['id']}")
         assert (after["version"], after["position"]) == (before["version"], before["position"])
-        # A made-up token is no seat at all: the page says so and offers nothing.
-        stranger = made.new_page()
-        stranger.goto(f"{server.url}/game/{game['id']}?seat=1&token=not-{theirs['token']}")
-        stranger.wait_for_function(
-            "() => document.getElementById('connection').dataset.state === 'refused'"
-        )
-        assert connection_state(stranger) == "refused"
-        assert stranger.get_by_test_id("throw-button").is_disabled()
+        # A made-up token is no seat at all: the page says so, and watches instead.
+        stranger = browser.new_context(locale="en-GB")
+        try:
+            look = stranger.new_page()
+            look.goto(f"{server.url}/game/{game['id']}?seat=1&token=not-{theirs['token']}")
+            look.get_by_test_id("error").wait_for()
+            assert "holds no seat" in look.get_by_test_id("error").inner_text()
+            look.wait_for_function(
+                "() => document.getElementById('connection').dataset.state === 'open'"
+            )
+            look.wait_for_selector("#seats li")
+            assert _you(look) == []
+            assert look.get_by_test_id("throw-button").is_disabled()
+            assert connection_state(look) == "open"
+        finally:
+            stranger.close()
     finally:
         made.close()
 

@@ -375,9 +375,9 @@ function onKey(event) {
 
 // ------------------------------------------------------------------ connection
 
-function connect() {
+function connect(asSpectator = false) {
   if (page.connection) page.connection.close();
-  const tokens = Object.values(heldTokens(gameId));
+  const tokens = asSpectator ? [] : Object.values(heldTokens(gameId));
   page.connection = new GameConnection(gameId, tokens, {
     onGame(view, events) {
       const previous = page.view;
@@ -406,6 +406,14 @@ function connect() {
       drawHints();
     },
     onStatus(state) {
+      if (state === "refused" && tokens.length) {
+        // A token this browser keeps holds no seat of this game (a link mistyped, or from
+        // another server): say so, and watch the game instead. The tokens stay kept, in
+        // case the mistake is the server's.
+        showError({ code: "refused" });
+        connect(true);
+        return;
+      }
       page.connectionState = state;
       drawConnection();
       if (state !== "open") page.waiting = false;
