@@ -4,6 +4,7 @@ languages, switched on the page, and remembered."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,37 @@ def test_every_catalogue_has_every_text_and_translates_it() -> None:
         translated = [k for k in english if other[k] != english[k]]
         # Language names, notation examples and piece name patterns may stay the same.
         assert len(translated) > 0.8 * len(english), lang
+
+
+def test_every_key_the_pages_use_is_in_the_catalogues() -> None:
+    static = CATALOGUES.parent
+    text = "\n".join(
+        path.read_text("utf-8") for path in [*static.glob("*.html"), *static.glob("js/*.js")]
+    )
+    used = set(re.findall(r'\bt(?:Or)?\("([a-z_.]+[a-z0-9_-]*)"', text))
+    used |= set(re.findall(r'data-i18n(?:-[a-z-]+)?="([a-z0-9_.-]+)"', text))
+    assert len(used) > 100  # the patterns still find the pages' keys
+    # Keys made from a value: every value the pages can meet.
+    used |= {f"seat.{seat}" for seat in range(4)}
+    used |= {f"seat.kind_{kind}" for kind in ("human", "computer", "open")}
+    used |= {f"language.{lang}" for lang in ("en", "de", "cs", "hu", "hi")}
+    used |= {f"turn.{stage}" for stage in ("act", "pyada", "spend")}
+    states = ("connecting", "open", "closed", "refused", "unknown")
+    used |= {f"connection.{state}" for state in states}
+    codes = ("stale", "illegal", "malformed", "forbidden", "finished", "too_large")
+    used |= {f"error.{code}" for code in (*codes, "unavailable", "claim", "refused")}
+    for lang in ("en", "de", "cs", "hu", "hi"):
+        missing = used - set(_catalogue(lang))
+        assert not missing, (lang, sorted(missing))
+
+
+def test_every_translation_fills_the_same_placeholders() -> None:
+    english = _catalogue("en")
+    for lang in ("de", "cs", "hu", "hi"):
+        other = _catalogue(lang)
+        for key, text in english.items():
+            wanted = set(re.findall(r"\{(\w+)\}", text))
+            assert set(re.findall(r"\{(\w+)\}", other[key])) == wanted, (lang, key)
 
 
 @pytest.mark.parametrize(
