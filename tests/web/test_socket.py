@@ -37,6 +37,7 @@ def test_a_game_against_the_computer_is_played_to_the_end(client: TestClient) ->
         assert versions == list(range(versions[0], versions[-1] + 1))  # no gap, no repeat
         final = me.game
     assert final["status"] == "finished" and final["turn"]["stage"] == "over"
+    assert made["id"] not in client.app.state.service.rooms  # type: ignore[attr-defined]
     assert len(final["moves"]) == final["version"]
     record = read_game(client.get(f"/api/games/{made['id']}/record").text)
     assert write_position(record.state) == final["position"]

@@ -55,6 +55,8 @@ class Subscriber:
         self.outbox: asyncio.Queue[str] = asyncio.Queue()
         self.dropped = False
         """Set when the client fell :data:`MAX_OUTBOX` messages behind; its connection ends."""
+        self.hinting = False
+        """Whether a hint for this client is being worked out (one at a time)."""
 
     def deliver(self, text: str) -> None:
         """Queue a message; never waits, so one slow client cannot hold up a game."""

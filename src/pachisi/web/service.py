@@ -195,7 +195,8 @@ class GameService:
                 if stored is None:
                     return None
                 room = await asyncio.to_thread(_rebuild, stored)
-                self.rooms[game_id] = room
+                if not room.state.is_over:
+                    self.rooms[game_id] = room
         return room
 
     async def create(
@@ -288,9 +289,15 @@ class GameService:
             subscriber.deliver(room.snapshot(subscriber.held))
             return
         if isinstance(command, HintRequest):
+            if subscriber.hinting:
+                subscriber.deliver(room.error("illegal", "a hint is being worked out already"))
+                return
+            subscriber.hinting = True
             self._spawn(self._hint(room, subscriber, command.seat))
             return
         task = asyncio.create_task(self.play(room, subscriber.held, command))
+        # Retrieved here too: if the client's handler is cancelled, nobody else awaits it.
+        task.add_done_callback(_retrieve)
         try:
             # Shielded: a client that goes away mid-command must not cut it in half.
             await asyncio.shield(task)
@@ -358,7 +365,12 @@ class GameService:
             raise Refused("unavailable", "the move could not be stored; try again") from None
         room.advance(after, text, status)
         room.broadcast_update(by, text, events, before)
-        self._kick(room)
+        if after.is_over:
+            # A finished game never changes again: its clients keep their room, and anyone
+            # else gets it from storage, so the server holds only the games in progress.
+            self.rooms.pop(room.id, None)
+        else:
+            self._kick(room)
 
     # ----------------------------------------------------------------- computer seats
 
@@ -377,19 +389,33 @@ class GameService:
             move: Action | int | None = None
             if engine.current_player(state) != CHANCE:
                 seed = self.rng.getrandbits(64)
-                move = await asyncio.to_thread(room.bots[seat].choose, state, random.Random(seed))
-            async with room.lock:
-                if room.version != version:
-                    continue  # cannot happen (nobody else acts for this seat), but be sure
                 try:
+                    move = await asyncio.to_thread(
+                        room.bots[seat].choose, state, random.Random(seed)
+                    )
+                except Exception:
+                    # A bug in a player: the game waits (and says why in the log) rather
+                    # than the server guessing a move for it.
+                    log.exception("game %s: computer seat %d cannot choose", room.id, seat)
+                    return
+            try:
+                async with room.lock:
+                    if room.version != version:
+                        continue  # cannot happen (nobody else acts for this seat); be sure
                     await self._commit(room, self._throw(state) if move is None else move, seat)
-                except Refused as exc:
-                    log.warning("game %s: computer seat %d: %s", room.id, seat, exc)
-                    await asyncio.sleep(_RETRY_SECONDS)
+            except Refused as exc:
+                log.warning("game %s: computer seat %d: %s", room.id, seat, exc)
+                await asyncio.sleep(_RETRY_SECONDS)
 
     # ----------------------------------------------------------------- hints and records
 
     async def _hint(self, room: Room, subscriber: Subscriber, seat: int) -> None:
+        try:
+            await self._rank(room, subscriber, seat)
+        finally:
+            subscriber.hinting = False
+
+    async def _rank(self, room: Room, subscriber: Subscriber, seat: int) -> None:
         state, version = room.state, room.version
         if state.is_over:
             subscriber.deliver(room.error("finished", "the game is over"))
@@ -450,6 +476,11 @@ class GameService:
         """Every step of the game, for the replay viewer (docs/web.md)."""
         moves = list(room.moves)
         return await asyncio.to_thread(_history, room.id, room.ruleset, moves)
+
+
+def _retrieve(task: asyncio.Task[None]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def _seat_tag(seat: Seat) -> str:
