@@ -8,7 +8,11 @@ seats, versions, storage and transport around them:
 - :mod:`~pachisi.web.storage`: the database (SQLite or PostgreSQL, SQLAlchemy Core) and its
   migrations;
 - :mod:`~pachisi.web.writer`: the one writer that commits moves in groups;
-- :mod:`~pachisi.web.service`: one room per game, which serialises its commands;
+- :mod:`~pachisi.web.lobby`: a new game's ruleset and seats, checked;
+- :mod:`~pachisi.web.service`: the games' rooms (:mod:`~pachisi.web.room`), each
+  serialising its commands, and the computer seats;
+- :mod:`~pachisi.web.records`: game records, replay steps, rooms rebuilt from storage;
+- :mod:`~pachisi.web.tokens`: the secret tokens that hold seats;
 - :mod:`~pachisi.web.protocol`: the client's messages, parsed and checked;
 - :mod:`~pachisi.web.views`: the JSON the client is sent;
 - :mod:`~pachisi.web.server`: running the app on uvicorn for ``pachisi serve``.

@@ -26,15 +26,9 @@ from pachisi.ai.hints import DEFAULT_LEVEL
 from pachisi.ai.players import PLAYER_NAMES
 from pachisi.describe import DESCRIPTIONS
 from pachisi.rules.ruleset import NAMED
+from pachisi.web.lobby import DEFAULT_PLAYER, BadRequest, SeatSpec
 from pachisi.web.room import Room, Subscriber
-from pachisi.web.service import (
-    DEFAULT_PLAYER,
-    BadRequest,
-    Conflict,
-    GameService,
-    NotFound,
-    SeatSpec,
-)
+from pachisi.web.service import Conflict, GameService, NotFound
 from pachisi.web.storage import Storage, open_storage
 from pachisi.web.views import board_json
 from pachisi.web.writer import Writer

@@ -21,48 +21,29 @@ import logging
 import random
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
-from pachisi.ai.bots import UnknownBotError
 from pachisi.ai.hints import hint
-from pachisi.ai.players import make_player
 from pachisi.describe import describe_action
-from pachisi.notation import (
-    GameRecord,
-    record_from_game,
-    replay,
-    result_of,
-    write_position,
-    write_record,
-)
+from pachisi.notation import result_of
 from pachisi.notation.record import move_text
 from pachisi.rules import cowries, engine
 from pachisi.rules.actions import Action, IllegalActionError, InvalidActionError
-from pachisi.rules.ruleset import Ruleset, RulesetError, derive, parse_ruleset
+from pachisi.rules.ruleset import parse_ruleset
 from pachisi.rules.state import CHANCE, State
+from pachisi.web.lobby import SeatSpec, game_url, plan_game
 from pachisi.web.protocol import Act, Command, HintRequest, ProtocolError, Resync, Throw
 from pachisi.web.protocol import parse_message as parse_command
-from pachisi.web.room import Room, Seat, Subscriber, parse_move, person_seats, status_of
-from pachisi.web.storage import MoveRow, SeatRow, StoredGame
+from pachisi.web.records import history, rebuild, record_text
+from pachisi.web.room import Room, Seat, Subscriber, person_seats, status_of
+from pachisi.web.storage import MoveRow, SeatRow
 from pachisi.web.tokens import new_token, token_hash
-from pachisi.web.views import event_json, pieces_json, result_json, turn_json
 from pachisi.web.writer import Writer
 
-__all__ = [
-    "DEFAULT_PLAYER",
-    "BadRequest",
-    "Conflict",
-    "GameService",
-    "NotFound",
-    "Refused",
-    "SeatSpec",
-]
+__all__ = ["Conflict", "GameService", "NotFound", "Refused"]
 
 log: Final = logging.getLogger("pachisi.web")
 
-DEFAULT_PLAYER: Final = "medium"
-"""The computer player of a seat that names none."""
 _RETRY_SECONDS: Final = 1.0
 """How long a computer seat waits before trying again when its move could not be stored."""
 
@@ -75,71 +56,12 @@ class Refused(Exception):
         self.code = code
 
 
-class BadRequest(ValueError):
-    """A game that cannot be created as asked: a bad ruleset, player or seat spec."""
-
-
 class NotFound(LookupError):
     """No such game, or no such seat."""
 
 
 class Conflict(Exception):
     """The seat is not open (any more)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSpec:
-    """What a new game's creator asks for a seat: ``human``, ``computer`` or ``open``."""
-
-    kind: str
-    player: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """A checked request for a new game: its ruleset and one spec per seat."""
-
-    ruleset_text: str
-    players: int
-    seats: tuple[SeatSpec, ...]
-
-
-def plan_game(ruleset_text: str, players: int | None, specs: Sequence[SeatSpec]) -> _Plan:
-    """Check a request for a new game; :class:`BadRequest` names what is wrong."""
-    try:
-        ruleset = parse_ruleset(ruleset_text)
-        if players is not None and players != ruleset.players:
-            ruleset = derive(ruleset, {"players": players})
-    except RulesetError as exc:
-        raise BadRequest(f"ruleset {ruleset_text!r}: {exc}") from None
-    count = ruleset.players
-    specs = list(specs)
-    if count == 2 and len(specs) == 2:
-        specs = specs * 2
-    if len(specs) != 4:
-        expected = "2 or 4" if count == 2 else "4"
-        raise BadRequest(f"seats: {expected} seat specs are needed, not {len(specs)}")
-    if count == 2 and specs[2:] != specs[:2]:
-        raise BadRequest("seats: under players=2, seat 2 is seat 0's person and seat 3 seat 1's")
-    checked = []
-    for seat, spec in enumerate(specs):
-        if spec.kind == "computer":
-            name = spec.player or DEFAULT_PLAYER
-            try:
-                make_player(name)
-            except UnknownBotError as exc:
-                raise BadRequest(f"seats.{seat}.player: {exc}") from None
-            checked.append(SeatSpec("computer", name.strip().lower()))
-        elif spec.player is not None:
-            raise BadRequest(f"seats.{seat}.player: only a computer seat names a player")
-        else:
-            checked.append(SeatSpec(spec.kind))
-    return _Plan(str(ruleset), count, tuple(checked))
-
-
-def _game_url(game_id: str, seats_and_tokens: Sequence[tuple[int, str]]) -> str:
-    query = "&".join(f"seat={seat}&token={token}" for seat, token in seats_and_tokens)
-    return f"/game/{game_id}?{query}"
 
 
 class GameService:
@@ -194,7 +116,7 @@ class GameService:
                 stored = await self.writer.call(self.storage.load_game, game_id)
                 if stored is None:
                     return None
-                room = await asyncio.to_thread(_rebuild, stored)
+                room = await asyncio.to_thread(rebuild, stored)
                 if not room.state.is_over:
                     self.rooms[game_id] = room
         return room
@@ -228,7 +150,7 @@ class GameService:
                 "seat": seat,
                 "seats": list(person_seats(plan.players, seat)),
                 "token": token,
-                "url": _game_url(game_id, [(seat, token)]),
+                "url": game_url(game_id, [(seat, token)]),
             }
             for seat, token in tokens.items()
         ]
@@ -241,7 +163,7 @@ class GameService:
             for seat, spec in enumerate(plan.seats)
             if spec.kind == "open" and person_seats(plan.players, seat)[0] == seat
         ]
-        hotseat = _game_url(game_id, list(tokens.items())) if len(tokens) > 1 else None
+        hotseat = game_url(game_id, list(tokens.items())) if len(tokens) > 1 else None
         return {
             "id": game_id,
             "links": links,
@@ -273,7 +195,7 @@ class GameService:
             "seat": seat,
             "seats": list(group),
             "token": token,
-            "url": _game_url(game_id, [(seat, token)]),
+            "url": game_url(game_id, [(seat, token)]),
         }
 
     # ----------------------------------------------------------------- messages
@@ -457,71 +379,15 @@ class GameService:
 
     async def record(self, room: Room) -> str:
         """The game record's text (docs/notation.md), for export."""
-        tags = {f"Seat{n}": _seat_tag(seat) for n, seat in enumerate(room.seats)}
-        tags.update(
-            Date=room.created.strftime("%Y.%m.%d"),
-            Site="pachisi serve",
-            Game=room.id,
+        return await asyncio.to_thread(
+            record_text, room.id, room.ruleset_text, room.created, room.seats, list(room.moves)
         )
-        moves = list(room.moves)
-        ruleset = str(room.ruleset)
-
-        def write() -> str:
-            game = replay(GameRecord({"Ruleset": ruleset}, [parse_move(m) for m in moves]))
-            return write_record(record_from_game(game, tags))
-
-        return await asyncio.to_thread(write)
 
     async def history(self, room: Room) -> dict[str, Any]:
         """Every step of the game, for the replay viewer (docs/web.md)."""
-        moves = list(room.moves)
-        return await asyncio.to_thread(_history, room.id, room.ruleset, moves)
+        return await asyncio.to_thread(history, room.id, room.ruleset, list(room.moves))
 
 
 def _retrieve(task: asyncio.Task[None]) -> None:
     if not task.cancelled():
         task.exception()
-
-
-def _seat_tag(seat: Seat) -> str:
-    return f"computer {seat.player}" if seat.kind == "computer" else seat.kind
-
-
-def _history(game_id: str, ruleset: Ruleset, moves: Sequence[str]) -> dict[str, Any]:
-    state = engine.new_game(ruleset)
-    steps = [_step(0, None, [], state)]
-    for version, text in enumerate(moves, 1):
-        before = state
-        state, events = engine.apply(state, parse_move(text))
-        steps.append(_step(version, text, [event_json(e, before) for e in events], state))
-    return {
-        "id": game_id,
-        "ruleset": str(ruleset),
-        "version": len(moves),
-        "moves": list(moves),
-        "steps": steps,
-    }
-
-
-def _step(
-    version: int, move: str | None, events: list[dict[str, Any]], state: State
-) -> dict[str, Any]:
-    return {
-        "version": version,
-        "move": move,
-        "events": events,
-        "position": write_position(state),
-        "pieces": pieces_json(state),
-        "turn": turn_json(state, frozenset()),
-        "result": result_json(state),
-    }
-
-
-def _rebuild(stored: StoredGame) -> Room:
-    """A stored game's room: its moves replayed through the rules engine."""
-    ruleset = parse_ruleset(stored.ruleset)
-    state = engine.new_game(ruleset)
-    for text in stored.moves:
-        state, _ = engine.apply(state, parse_move(text))
-    seats = [Seat(row.kind, row.player, row.token_hash) for row in stored.seats]
-    return Room(stored.id, ruleset, stored.created, seats, state, stored.moves)
