@@ -51,6 +51,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
     return f"sqlite:///{tmp_path_factory.mktemp('e2e-db') / 'pachisi.db'}"
 
 
+@pytest.fixture()
+def sqlite_only(database_url: str) -> None:
+    """For a test of the pages alone, which no database changes: run it once, on SQLite."""
+    if not database_url.startswith("sqlite"):
+        pytest.skip("a test of the page alone: it runs on SQLite only")
+
+
 @pytest.fixture(scope="session")
 def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server for the tests that do not stop it, computer seats playing without pause."""

@@ -12,7 +12,10 @@ import pytest
 from tests.e2e.conftest import CHROMIUM
 from tests.e2e.server import Server
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed"),
+    pytest.mark.usefixtures("sqlite_only"),
+]
 
 # A stand-in WebSocket that records what is sent and lets the test deliver messages, and a
 # GameConnection over it whose handlers record what the page would be told.
@@ -108,8 +111,10 @@ def test_a_dropped_socket_reconnects_with_growing_back_off(harness: Any) -> None
     opened = harness.evaluate("() => window.opened")
     gaps = [b - a for a, b in itertools.pairwise(opened)]
     # 0.25 s, 0.5 s, 1 s, each within the jitter of 75% to 125%.
+    # Not sooner than the jitter allows; later only as much as a busy machine makes it.
     for gap, delay in zip(gaps, (250, 500, 1000), strict=True):
-        assert 0.7 * delay <= gap <= 1.35 * delay + 50, gaps
+        assert 0.7 * delay <= gap <= 1.25 * delay + 400, gaps
+    assert gaps[0] < gaps[2], gaps
     assert ["status", "closed", None] in _told(harness)
 
 

@@ -60,6 +60,7 @@ def test_a_few_moves_by_keyboard_alone(context: Any, server: Server) -> None:
     assert page.locator("#log li", has_text="throws").count() >= 1
 
 
+@pytest.mark.usefixtures("sqlite_only")
 def test_squares_and_pieces_are_labelled(context: Any, server: Server) -> None:
     game = server.create_game([{"kind": "human"}] + [{"kind": "computer", "player": "random"}] * 3)
     page = context.new_page()

@@ -67,6 +67,7 @@ def test_every_translation_fills_the_same_placeholders() -> None:
 @pytest.mark.parametrize(
     ("locale", "lang"), [("de-DE", "de"), ("cs-CZ", "cs"), ("hu-HU", "hu"), ("hi-IN", "hi")]
 )
+@pytest.mark.usefixtures("sqlite_only")
 def test_the_browsers_language_is_used(
     browser: Any, server: Server, locale: str, lang: str
 ) -> None:
@@ -88,6 +89,7 @@ def test_the_browsers_language_is_used(
         made.close()
 
 
+@pytest.mark.usefixtures("sqlite_only")
 def test_the_language_switch_is_remembered(context: Any, server: Server) -> None:
     page = context.new_page()
     page.goto(server.url + "/")

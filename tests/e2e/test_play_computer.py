@@ -84,6 +84,7 @@ def test_a_game_in_progress_is_drawn_with_the_cowries(context: Any, server: Serv
     assert SCREENSHOT.stat().st_size > 10_000
 
 
+@pytest.mark.usefixtures("sqlite_only")
 def test_the_page_fits_a_phone_screen(browser: Any, server: Server) -> None:
     phone = browser.new_context(
         locale="en-GB", viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True

@@ -60,6 +60,7 @@ def test_the_replay_steps_through_a_finished_game(context: Any, server: Server) 
     assert page.locator("#board .piece.home").count() >= 8
 
 
+@pytest.mark.usefixtures("sqlite_only")
 def test_a_drawn_game_says_so_with_its_reason(context: Any, server: Server) -> None:
     # A third of random games under kill-before-home end in a draw (R-DEADLOCK): play a few.
     drawn = None
