@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from starlette.testclient import WebSocketTestSession
 
 from pachisi.game import Game
+from pachisi.notation import result_of
 from pachisi.notation.record import move_text
 from pachisi.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, Throw, parse_message
 from pachisi.web.storage import MoveRow, SeatRow, open_storage
@@ -143,10 +144,10 @@ def test_hostile_messages_change_nothing(client: TestClient) -> None:
         assert reply["type"] == "update" and reply["version"] == 1
 
 
-def _store_finished_game(url: str) -> tuple[str, str]:
+def _store_finished_game(url: str, ruleset: str = "classic", seed: int = 3) -> tuple[str, str]:
     """A finished game written straight to storage; returns its id and seat 0's token."""
-    game = Game("classic")
-    rng = random.Random(3)
+    game = Game(ruleset)
+    rng = random.Random(seed)
     while not game.is_over():
         if game.legal_actions():
             game.push(rng.choice(game.legal_actions()))
@@ -158,12 +159,11 @@ def _store_finished_game(url: str) -> tuple[str, str]:
     seats = [SeatRow(0, "human", None, token_hash(token))] + [
         SeatRow(seat, "computer", "random") for seat in (1, 2, 3)
     ]
-    storage.create_game(game_id, "classic", 4, "active", seats)
+    storage.create_game(game_id, str(game.ruleset), 4, "active", seats)
     now = dt.datetime.now(dt.UTC)
     rows = [MoveRow(game_id, n, move_text(move), now) for n, move in enumerate(game.moves, 1)]
-    storage.commit_moves(
-        [*rows[:-1], MoveRow(game_id, len(rows), rows[-1].move, now, "finished", "team0")]
-    )
+    last = MoveRow(game_id, len(rows), rows[-1].move, now, "finished", result_of(game.state))
+    storage.commit_moves([*rows[:-1], last])
     storage.close()
     return game_id, token
 
@@ -185,3 +185,17 @@ def test_commands_for_a_finished_game_are_refused(database_url: str, serve: Any)
                 reply = _send(ws, ("text", json.dumps(message)))
                 assert reply["code"] == "finished", reply
         assert _held_state(client, game_id) == before
+
+
+def test_a_game_no_side_can_win_ends_as_a_draw_and_says_so(database_url: str, serve: Any) -> None:
+    # Seed 0 of random play under wikipedia-full (kill before home) ends in R-DEADLOCK.
+    game_id, _ = _store_finished_game(database_url, "wikipedia-full", seed=0)
+    with serve() as client:
+        view = client.get(f"/api/games/{game_id}").json()
+        assert view["status"] == "finished" and view["turn"]["stage"] == "over"
+        assert view["result"]["draw"] and view["result"]["winner"] is None
+        assert view["result"]["text"] == "draw: no side can win any more"
+        assert view["result"]["record"] == "draw"
+        history = client.get(f"/api/games/{game_id}/history").json()
+        assert history["steps"][-1]["events"][-1]["kind"] == "draw"
+        assert '[Result "draw"]' in client.get(f"/api/games/{game_id}/record").text

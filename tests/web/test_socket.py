@@ -3,11 +3,19 @@ reconnecting, hot-seat, hints."""
 
 from __future__ import annotations
 
+import asyncio
+import random
+
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from pachisi.ai.bots import Bot
 from pachisi.notation import read_game, write_position
+from pachisi.rules.actions import Action
+from pachisi.rules.state import State
+from pachisi.web.storage import url_for_engine
 from tests.web.conftest import HUMAN, OPEN, computer, new_game
 from tests.web.play import Player
 
@@ -189,3 +197,59 @@ def test_a_hint_ranks_the_legal_actions(client: TestClient) -> None:
         wins = [entry["win"] for entry in answer["ranking"]]
         assert wins == sorted(wins, reverse=True) and all(0 <= w <= 1 for w in wins)
         assert me.send(type="hint", seat=(seat + 1) % 4)["code"] == "illegal"
+
+
+def test_every_update_is_in_the_database_when_it_arrives(
+    client: TestClient, database_url: str
+) -> None:
+    made = new_game(client, HUMAN, computer("random"), HUMAN, computer("random"))
+    tokens = [made["links"][0]["token"], made["links"][1]["token"]]
+    reader = sa.create_engine(url_for_engine(database_url))
+    try:
+        with client.websocket_connect(_socket(client, made["id"], *tokens)) as ws:
+            me = Player(ws)
+            checked = 0
+            while checked < 40:
+                me.wait_until_due()
+                answer = me.move()
+                for message in [answer, *me.wait_until_due()]:
+                    assert message["type"] == "update", message
+                    with reader.connect() as conn:
+                        stored = conn.execute(
+                            sa.text("SELECT move FROM moves WHERE game_id = :g AND version = :v"),
+                            {"g": made["id"], "v": message["version"]},
+                        ).scalar()
+                    assert stored == message["move"]
+                    checked += 1
+    finally:
+        reader.dispose()
+
+
+def test_computer_seats_choose_off_the_event_loop(client: TestClient) -> None:
+    made = new_game(client, HUMAN, computer("greedy"), HUMAN, computer("greedy"))
+    tokens = [made["links"][0]["token"], made["links"][1]["token"]]
+    room = client.app.state.service.rooms[made["id"]]  # type: ignore[attr-defined]
+    on_loop: list[bool] = []
+
+    class Watched:
+        """The seat's own player, noting whether each choice runs on an event loop."""
+
+        def __init__(self, player: Bot) -> None:
+            self.player = player
+            self.name = player.name
+
+        def choose(self, state: State, rng: random.Random, budget: object = None) -> Action:
+            try:
+                asyncio.get_running_loop()
+                on_loop.append(True)
+            except RuntimeError:  # no loop runs in this thread: a worker's
+                on_loop.append(False)
+            return self.player.choose(state, rng)
+
+    room.bots = {seat: Watched(bot) for seat, bot in room.bots.items()}
+    with client.websocket_connect(_socket(client, made["id"], *tokens)) as ws:
+        me = Player(ws)
+        while len(on_loop) < 5:
+            me.wait_until_due()
+            me.move()
+    assert on_loop and not any(on_loop)
