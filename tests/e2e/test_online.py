@@ -179,3 +179,24 @@ def test_two_people_with_two_seats_each(context: Any, server: Server) -> None:
     assert view["players"] == 2
     assert [s["kind"] for s in view["seats"]] == ["human", "computer", "human", "computer"]
     play_once(page)
+
+
+@pytest.mark.usefixtures("sqlite_only")
+def test_a_bad_ruleset_is_refused_with_the_reason(context: Any, server: Server) -> None:
+    before = len(server.api("GET", "/api/games?status=open")) + len(
+        server.api("GET", "/api/games?status=active")
+    )
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seat-specs li")
+    page.locator("#switches").fill("six_up_value=35")
+    page.get_by_test_id("create").click()
+    error = page.locator("#create-error")
+    error.wait_for()
+    assert "could not be made" in error.inner_text()
+    assert "six_up_value" in error.inner_text()
+    assert page.locator("#created").is_hidden()
+    after = len(server.api("GET", "/api/games?status=open")) + len(
+        server.api("GET", "/api/games?status=active")
+    )
+    assert after == before
