@@ -1,6 +1,6 @@
 """Keyboard-only play and what a screen reader is given: T or Space throws, Tab and the
-arrow keys reach the choices, Enter plays one; pieces and squares are labelled, and
-throws and moves are announced."""
+arrow keys reach the choices, Enter plays one, H asks for a hint; pieces and squares are
+labelled, and throws and moves are announced."""
 
 from __future__ import annotations
 
@@ -48,6 +48,9 @@ def test_a_few_moves_by_keyboard_alone(context: Any, server: Server) -> None:
             else:
                 page.keyboard.press("ArrowDown")
             assert _focused(page).startswith("BUTTON.action")
+            if acts == 1:
+                page.keyboard.press("h")
+                page.wait_for_selector("#hints li")
             page.keyboard.press("ArrowDown")
             page.keyboard.press("ArrowUp")
             page.keyboard.press("Enter")

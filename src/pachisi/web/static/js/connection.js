@@ -60,6 +60,13 @@ export class GameConnection {
     this.retryTimer = setTimeout(() => this.open(), wait);
   }
 
+  /** Try again at once (the network is back, or the page is looked at again). */
+  retryNow() {
+    if (this.stopped || this.socket) return;
+    clearTimeout(this.retryTimer);
+    this.open();
+  }
+
   close() {
     this.stopped = true;
     clearTimeout(this.retryTimer);

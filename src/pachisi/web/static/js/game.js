@@ -358,6 +358,11 @@ function onKey(event) {
     }
     return;
   }
+  if ((event.key === "h" || event.key === "H") && !$("hint-button").disabled) {
+    event.preventDefault();
+    askHint();
+    return;
+  }
   if (event.key === "Escape" && page.selected !== null) {
     page.selected = null;
     render();
@@ -468,6 +473,11 @@ async function start() {
   $("copy-watch").addEventListener("click", () =>
     copyLink(`${window.location.origin}/game/${encodeURIComponent(gameId)}`));
   document.addEventListener("keydown", onKey);
+  // Waiting out the back-off is pointless once the network is back or the page is in view.
+  window.addEventListener("online", () => page.connection?.retryNow());
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") page.connection?.retryNow();
+  });
   connect();
 }
 
