@@ -283,8 +283,9 @@ class GameService:
         try:
             await self.writer.commit(row)
         except Exception as exc:
-            log.error("game %s: move %d not stored: %s", room.id, row.version, exc)
-            raise Refused("unavailable", "the move could not be stored; try again") from None
+            if not await self._stored_anyway(row):
+                log.error("game %s: move %d not stored: %s", room.id, row.version, exc)
+                raise Refused("unavailable", "the move could not be stored; try again") from None
         room.advance(after, text, status)
         room.broadcast_update(by, text, events, before)
         if after.is_over:
@@ -293,6 +294,19 @@ class GameService:
             self.rooms.pop(room.id, None)
         else:
             self._kick(room)
+
+    async def _stored_anyway(self, row: MoveRow) -> bool:
+        """Whether a move whose commit failed is in storage all the same.
+
+        A connection lost while the database confirmed a commit leaves it unknown whether
+        the move is stored; reading it back settles that, so that the room and the
+        database never disagree (the next move would otherwise collide with it).
+        """
+        try:
+            stored = await self.writer.call(self.storage.stored_move, row.game_id, row.version)
+        except Exception:
+            return False
+        return stored == row.move
 
     # ----------------------------------------------------------------- computer seats
 

@@ -293,6 +293,16 @@ class Storage:
                         .values(status=r.status, result=r.result)
                     )
 
+    def stored_move(self, game_id: str, version: int) -> str | None:
+        """The move that made ``version`` of the game, if it is stored."""
+        with self.engine.connect() as conn:
+            move: str | None = conn.execute(
+                sa.select(moves.c.move).where(
+                    moves.c.game_id == game_id, moves.c.version == version
+                )
+            ).scalar()
+            return move
+
     def load_game(self, game_id: str) -> StoredGame | None:
         """The game with id ``game_id`` and its moves in order, or None."""
         with self.engine.connect() as conn:
