@@ -23,6 +23,16 @@ def _catalogue(lang: str) -> dict[str, str]:
     return loaded
 
 
+def _pattern(template: str, **known: str) -> re.Pattern[str]:
+    """A catalogue text as a pattern: the placeholders given filled in, the others any text."""
+    parts = re.split(r"\{(\w+)\}", template)
+    pattern = "".join(
+        re.escape(part) if i % 2 == 0 else re.escape(known[part]) if part in known else ".+?"
+        for i, part in enumerate(parts)
+    )
+    return re.compile(pattern)
+
+
 def test_every_catalogue_has_every_text_and_translates_it() -> None:
     english = _catalogue("en")
     for lang in ("de", "cs", "hu", "hi"):
@@ -85,6 +95,11 @@ def test_the_browsers_language_is_used(
         page.wait_for_selector("#board .piece")
         assert page.get_by_test_id("throw-button").inner_text() == words["throw.button"]
         assert words["seat.0"] in page.locator("#seats").inner_text()
+        # What happens is told in the language too: our throw-off throw, in its words.
+        page.get_by_test_id("throw-button").click()
+        page.wait_for_selector("#log li", state="attached")
+        told = _pattern(words["event.throw_off"], seat=words["seat.0"])
+        assert any(told.fullmatch(line) for line in page.locator("#log li").all_text_contents())
     finally:
         made.close()
 
