@@ -10,6 +10,8 @@ const CELL = 10;
 const LETTERS = "abcd";
 // A moving man takes this long per square, and never more than the cap for a whole move.
 const HOP_MS = 70;
+// Half the width of the cloth's seam showing between two squares.
+const SEAM = 0.35;
 const MAX_HOPS_MS = 1000;
 // A man, centred on (0, 0), about one square high: a beehive body on a flat base with a knob.
 const MAN_BODY = "M -3.2 3 C -3.6 0 -2.6 -2.6 -1.1 -3.3 L 1.1 -3.3 C 2.6 -2.6 3.6 0 3.2 3 Z";
@@ -81,12 +83,24 @@ export class Board {
     const defs = el("defs", {}, this.svg);
     const cloth = el("pattern", { id: "cloth", width: 4, height: 4, patternUnits: "userSpaceOnUse" }, defs);
     el("path", { d: "M 0 4 L 4 0", class: "weave" }, cloth);
+    this.drawCloth();
     this.squareLayer = el("g", { class: "squares", role: "list" }, this.svg);
     this.charkoniLayer = el("g", { class: "charkoni" }, this.svg);
     this.pieceLayer = el("g", { class: "pieces" }, this.svg);
     for (const square of this.geometry.squares) this.drawSquare(square);
     this.drawCharkoni();
     this.relabel();
+  }
+
+  /** The cloth under the squares: a cross with a border, showing between the squares as the
+   * stitched lines of a cloth board do. */
+  drawCloth() {
+    const [lo, hi] = [(this.grid - 3) / 2 * CELL, (this.grid + 3) / 2 * CELL];
+    const [a, b] = [-1.5, this.grid * CELL + 1.5];
+    const [l, h] = [lo - 1.5, hi + 1.5];
+    const points = [[l, a], [h, a], [h, l], [b, l], [b, h], [h, h], [h, b], [l, b], [l, h], [a, h], [a, l], [l, l]];
+    el("polygon", { points: points.map((p) => p.join(",")).join(" "), class: "cloth", "aria-hidden": "true" },
+      this.svg);
   }
 
   drawSquare(square) {
@@ -98,11 +112,12 @@ export class Board {
       role: "listitem",
       "data-square": square.id,
     }, this.squareLayer);
+    const half = CELL / 2 - SEAM;
     el("rect", {
-      x: cx - CELL / 2, y: cy - CELL / 2, width: CELL, height: CELL,
+      x: cx - half, y: cy - half, width: 2 * half, height: 2 * half,
       style: `--seat: ${this.colours[arm] ?? "#888"}`,
     }, group);
-    el("rect", { x: cx - CELL / 2, y: cy - CELL / 2, width: CELL, height: CELL, class: "weave-fill" }, group);
+    el("rect", { x: cx - half, y: cy - half, width: 2 * half, height: 2 * half, class: "weave-fill" }, group);
     if (square.castle) {
       const h = CELL / 2 - 1;
       el("path", {
