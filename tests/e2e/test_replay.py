@@ -50,7 +50,11 @@ def test_the_replay_steps_through_a_finished_game(context: Any, server: Server) 
     page.keyboard.press("Home")
     assert page.get_by_test_id("step").inner_text().startswith(f"Step 0 of {steps}")
     assert page.locator("#board .piece.waiting").count() == 16
-    for _ in range(3):
+    page.get_by_test_id("forward").click()
+    # Step 1 is the first throw-off throw: its cowries are drawn.
+    assert page.locator("#throw .cowrie").count() == 6
+    assert view["moves"][0] == f"t{page.locator('#throw .cowrie.up').count()}"
+    for _ in range(2):
         page.get_by_test_id("forward").click()
     assert page.get_by_test_id("step").inner_text().startswith(f"Step 3 of {steps}")
     page.keyboard.press("ArrowLeft")

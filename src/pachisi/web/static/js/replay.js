@@ -12,14 +12,21 @@ const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boo
 const NO_HIGHLIGHT = { pieces: new Set(), targets: new Set(), selected: null, preview: null };
 const PLAY_INTERVAL_MS = 600;
 
-const replay = { board: null, history: null, index: 0, timer: null };
+const replay = { board: null, history: null, cowries: 6, index: 0, timer: null };
 
 function squareName(id) {
   return replay.board.squareName(id);
 }
 
 function stepView(step) {
-  return { ...step, teams: replay.history.teams, legal: [], moves: [] };
+  return { ...step, legal: [], moves: [] };
+}
+
+/** The throw to draw at a step: the one being used, else the one this step threw. */
+function throwAt(step) {
+  if (step.turn?.throw) return step.turn.throw;
+  const thrown = step.events.find((e) => e.kind === "throw" || e.kind === "throw_off");
+  return thrown ? { k: thrown.k, value: thrown.value, grace: false, last: true } : null;
 }
 
 function show(index, animate) {
@@ -37,7 +44,7 @@ function show(index, animate) {
   $("result").textContent = step.result ? resultText(view) : turnText(view);
   $("result").hidden = false;
   $("result").classList.toggle("over", Boolean(step.result));
-  drawThrow($("throw"), step.turn ? step.turn.throw : null, replay.history.cowries ?? 6);
+  drawThrow($("throw"), throwAt(step), replay.history.cowries ?? replay.cowries);
   $("slider").value = String(replay.index);
   $("first").disabled = $("back").disabled = replay.index === 0;
   $("last").disabled = $("forward").disabled = replay.index === steps.length - 1;
@@ -113,6 +120,9 @@ async function start() {
     return;
   }
   replay.history = await response.json();
+  // The history does not say how many cowries the ruleset throws; the game's view does.
+  const game = await fetch(`/api/games/${encodeURIComponent(gameId)}`);
+  replay.cowries = game.ok ? (await game.json()).cowries : 6;
   $("slider").max = String(replay.history.steps.length - 1);
   $("slider").addEventListener("input", () => show(Number($("slider").value), false));
   $("first").addEventListener("click", () => show(0, false));
