@@ -181,7 +181,7 @@ def turn_json(state: State, held: frozenset[int]) -> dict[str, Any]:
             "cowries": r.cowries,
             "grace": value in r.reroll_values,
         }
-    due = state.seat in held and stage is not Stage.OVER
+    you_throw, you_act = _due(state, held)
     return {
         "seat": state.seat,
         "mover": engine.mover(state),
@@ -192,10 +192,20 @@ def turn_json(state: State, held: frozenset[int]) -> dict[str, Any]:
         "pyadas": state.pyadas,
         "split_left": state.split_left,
         "throw_off": list(state.throwoff),
-        "you_throw": due and stage in (Stage.THROW, Stage.THROW_OFF),
-        "you_act": due and stage in (Stage.ACT, Stage.PYADA, Stage.SPEND),
+        "you_throw": you_throw,
+        "you_act": you_act,
         "text": situation(state),
     }
+
+
+def _due(state: State, held: frozenset[int]) -> tuple[bool, bool]:
+    """Whether a viewer holding ``held`` is to throw, and whether it is to act."""
+    stage = state.stage
+    due = state.seat in held and stage is not Stage.OVER
+    return (
+        due and stage in (Stage.THROW, Stage.THROW_OFF),
+        due and stage in (Stage.ACT, Stage.PYADA, Stage.SPEND),
+    )
 
 
 def legal_json(state: State) -> list[dict[str, Any]]:
@@ -329,6 +339,8 @@ class EncodedViews:
                 "result": result_json(state),
             }
         )
+        # Whose turn it is reads the same for everyone but for the you_* flags.
+        self._turn = turn_json(state, frozenset())
         pieces = _pieces_text(state)
         self._shared = f'{shared[:-1]}, "pieces": {pieces}, "moves": {moves_json}'
 
@@ -336,8 +348,9 @@ class EncodedViews:
         """The VIEW for a viewer holding the seats ``held``, as JSON text."""
         text = self._texts.get(held)
         if text is None:
-            turn = turn_json(self._state, held)
-            if turn["you_act"]:
+            you_throw, you_act = _due(self._state, held)
+            turn = {**self._turn, "you_throw": you_throw, "you_act": you_act}
+            if you_act:
                 if self._legal is None:
                     self._legal = json.dumps(legal_json(self._state))
                 legal = self._legal
