@@ -6,6 +6,7 @@ import { claimSeat, getBoard, recordUrl } from "./api.js";
 import { Board, seatName } from "./board.js";
 import { GameConnection } from "./connection.js";
 import { drawThrow } from "./cowries.js";
+import { focusAction, focusInPlay, installKeys, restoreFocus } from "./keys.js";
 import { mountLanguageSwitch, setUpLanguage, t, tOr } from "./i18n.js";
 import { adoptTokensFromUrl, heldTokens, storeToken } from "./tokens.js";
 import { actionText, eventText, resultText, turnText } from "./words.js";
@@ -195,22 +196,6 @@ function drawHints() {
   list.hidden = false;
 }
 
-/** Whether keyboard focus is on one of the play controls, which a redraw replaces. */
-function focusInPlay() {
-  const active = document.activeElement;
-  return active === document.body || $("actions").contains(active) || active === $("throw-button")
-    || $("board").contains(active);
-}
-
-/** After a redraw, give the focus back to the control that now matters: throw or a choice. */
-function restoreFocus(hadFocus) {
-  if (!hadFocus) return;
-  const active = document.activeElement;
-  if (active !== document.body && !(active instanceof HTMLButtonElement && active.disabled)) return;
-  if (!$("throw-button").disabled) $("throw-button").focus();
-  else focusAction(0, page.selected !== null);
-}
-
 function render(events = []) {
   const view = page.view;
   if (!view) return;
@@ -236,7 +221,7 @@ function render(events = []) {
   drawHints();
   $("replay").hidden = !view.result;
   page.board.update(view, events, highlight());
-  restoreFocus(hadFocus);
+  restoreFocus(hadFocus, page.selected !== null);
 }
 
 function flushRender() {
@@ -334,50 +319,6 @@ function onSquare(squareId) {
   }
 }
 
-/** Focus the index-th action button (of the selected piece when `withinSelection`). */
-function focusAction(index, withinSelection) {
-  const buttons = [...$("actions").querySelectorAll("button.action")]
-    .filter((b) => !withinSelection || !b.classList.contains("dimmed"));
-  if (buttons.length) buttons[((index % buttons.length) + buttons.length) % buttons.length].focus();
-}
-
-function isTyping(target) {
-  return target instanceof HTMLInputElement || target instanceof HTMLSelectElement
-    || target instanceof HTMLTextAreaElement;
-}
-
-function onKey(event) {
-  if (event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return;
-  const target = event.target;
-  const interactive = target instanceof HTMLButtonElement || target instanceof HTMLAnchorElement
-    || target.tagName === "SUMMARY" || target.getAttribute?.("role") === "button";
-  if (event.key === "t" || event.key === "T" || (event.key === " " && !interactive)) {
-    if (!$("throw-button").disabled) {
-      event.preventDefault();
-      throwCowries();
-    }
-    return;
-  }
-  if ((event.key === "h" || event.key === "H") && !$("hint-button").disabled) {
-    event.preventDefault();
-    askHint();
-    return;
-  }
-  if (event.key === "Escape" && page.selected !== null) {
-    page.selected = null;
-    render();
-    return;
-  }
-  const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[event.key];
-  if (step === undefined || !legalActions().length) return;
-  const buttons = [...$("actions").querySelectorAll("button.action")];
-  const current = buttons.indexOf(document.activeElement);
-  const onBoard = $("board").contains(target);
-  if (current < 0 && !onBoard && target !== document.body) return;
-  event.preventDefault();
-  focusAction(current < 0 ? (step > 0 ? 0 : -1) : current + step, false);
-}
-
 // ------------------------------------------------------------------ connection
 
 function connect(asSpectator = false) {
@@ -472,7 +413,16 @@ async function start() {
   $("hint-button").addEventListener("click", askHint);
   $("copy-watch").addEventListener("click", () =>
     copyLink(`${window.location.origin}/game/${encodeURIComponent(gameId)}`));
-  document.addEventListener("keydown", onKey);
+  installKeys({
+    throwCowries,
+    askHint,
+    clearSelection() {
+      if (page.selected === null) return false;
+      page.selected = null;
+      render();
+      return true;
+    },
+  });
   // Waiting out the back-off is pointless once the network is back or the page is in view.
   window.addEventListener("online", () => page.connection?.retryNow());
   document.addEventListener("visibilitychange", () => {
