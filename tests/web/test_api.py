@@ -135,7 +135,7 @@ def test_record_and_history_of_a_new_game(client: TestClient) -> None:
     assert f'filename="pachisi-{game}.pgn"' in response.headers["content-disposition"]
     record = read_game(response.text)
     assert record.moves == () and str(record.ruleset) == "classic"
-    assert '[Seat1 "computer greedy"]' in response.text and f'[Game "{game}"]' in response.text
+    assert '[Seat1 "greedy bot"]' in response.text and f'[Game "{game}"]' in response.text
     history = client.get(f"/api/games/{game}/history").json()
     assert history["version"] == 0 and len(history["steps"]) == 1
     assert history["steps"][0]["turn"]["stage"] == "throw_off"

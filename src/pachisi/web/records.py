@@ -33,7 +33,8 @@ def record_text(
 
 
 def _seat_tag(seat: Seat) -> str:
-    return f"computer {seat.player}" if seat.kind == "computer" else seat.kind
+    # As `pachisi play` names its seats: "human", "greedy bot"; and "open" for a free seat.
+    return f"{seat.player} bot" if seat.kind == "computer" else seat.kind
 
 
 def history(game_id: str, ruleset: Ruleset, moves: Sequence[str]) -> dict[str, Any]:
