@@ -62,6 +62,17 @@ def test_the_replay_steps_through_a_finished_game(context: Any, server: Server) 
     assert page.locator("#moves li.current").inner_text() == view["moves"][1]
     page.keyboard.press("End")
     assert page.locator("#board .piece.home").count() >= 8
+    # Stepping onto a move of several squares sets its man hopping along the route.
+    long_move = next(
+        i for i, move in enumerate(view["moves"]) if "+" in move and int(move.split("+")[1]) >= 4
+    )
+    page.get_by_test_id("slider").fill(str(long_move))
+    # Pressed and counted in one go, so that a busy machine cannot let the hop end between.
+    hops = page.evaluate(
+        "() => { document.getElementById('forward').click();"
+        " return document.getAnimations().length; }"
+    )
+    assert hops >= 1
 
 
 @pytest.mark.usefixtures("sqlite_only")
