@@ -59,7 +59,9 @@ def _compare(state: State, params: np.ndarray, w: Scratch) -> tuple[int, str]:
         if not _legal.parts_independent(params, v):
             continue
         _position.occupancy(row, params, w.occ_n, w.occ)
-        n = _legal.split_parts_by_sums(row, params, w.occ_n, w.occ, m, v, left, w.out, 0, first_only)
+        n = _legal.split_parts_by_sums(
+            row, params, w.occ_n, w.occ, m, v, left, w.out, 0, first_only
+        )
         by_sums = [int(a) for a in w.out[:n]]
         n = _legal.split_parts_by_search(
             row, params, w.occ_n, w.occ, m, v, left, w.out, 0, first_only, w.pool
