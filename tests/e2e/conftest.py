@@ -83,9 +83,14 @@ def own_server(database_url: str, tmp_path: Path) -> Iterator[Server]:
     running.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium under Playwright (sync API), shared by the whole session."""
+    """Debian's Chromium under Playwright (sync API), shared by the tests of one module.
+
+    Not by the whole session: Playwright's sync API keeps an asyncio event loop running in
+    the main thread while it is open, and tests collected after these ones (tests/web)
+    call ``asyncio.run``, which refuses to start inside a running loop.
+    """
     if CHROMIUM is None:
         pytest.skip("Debian's chromium is not installed (scripts/setup dev installs it)")
     playwright_sync = pytest.importorskip("playwright.sync_api")
