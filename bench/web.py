@@ -143,7 +143,18 @@ class Bench:
                 await asyncio.sleep(rng.random() * self.args.think)
             pending: list[str | bytes] = [snapshot]
             while True:
-                message = json.loads(pending.pop() if pending else await ws.recv())
+                if pending:
+                    raw = pending.pop()
+                else:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), self._patience())
+                    except TimeoutError:
+                        # Time is up and the other client of the game stopped first, so
+                        # no update will come any more.
+                        if time.perf_counter() >= self.stop_at:
+                            return False
+                        raise
+                message = json.loads(raw)
                 kind = message["type"]
                 if kind == "error":
                     self.tally.errors.append(f"{message['code']}: {message['message']}")
@@ -177,6 +188,12 @@ class Bench:
                 sent_at = time.perf_counter()
                 self.sent += 1
                 await ws.send(json.dumps(command))
+
+    def _patience(self) -> float | None:
+        """How long a client waits for a message: past the end, not forever."""
+        if self.stop_at == float("inf"):
+            return None
+        return max(0.0, self.stop_at - time.perf_counter()) + 5.0
 
     def sent_done(self, game: str, version: int, move: str) -> None:
         if len(self.tally.latencies) % self.args.check_every:
