@@ -87,6 +87,11 @@ class Ruleset:
     p_mouth_up: Fraction = HALF
 
     def __str__(self) -> str:
+        return self._text
+
+    @functools.cached_property
+    def _text(self) -> str:
+        # Every position string names its ruleset, and a server writes one per move.
         return ruleset_string(self)
 
     @functools.cached_property
