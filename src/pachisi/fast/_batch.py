@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.fast._jit import jit
+from pachisi.fast._jit import jit, kernel
 from pachisi.fast._legal import Pool, legal_actions
 from pachisi.fast._playout import GREEDY_BOT, Work, greedy_choice
 from pachisi.fast._position import HOME, in_values, mover_of, seat_finished, value_slot
@@ -83,7 +83,7 @@ CHANCE_PLAYER = -1
 TERMINAL_PLAYER = -4
 
 
-@jit
+@kernel
 def observe(st: Row, params: Row, o: int, obs: npt.NDArray[np.float32]) -> None:
     """Write the observation of ``st`` seen from seat ``o`` into ``obs`` (layout above)."""
     for q in range(OBS_SIZE):
@@ -122,7 +122,7 @@ def observe(st: Row, params: Row, o: int, obs: npt.NDArray[np.float32]) -> None:
     obs[O_SEATS + 12] = 1.0 if mover_of(st, params, o) == o else 0.0
 
 
-@jit
+@kernel
 def settle_chance(st: Row, params: Row, p: float, mt: MT, ev: Occ, evn: Row) -> int:
     """Throw for the game until a seat must decide or the game is over; the throws made."""
     cowries = params[P_COWRIES]
@@ -134,7 +134,7 @@ def settle_chance(st: Row, params: Row, p: float, mt: MT, ev: Occ, evn: Row) -> 
     return throws
 
 
-@jit
+@kernel
 def status(
     st: Row,
     params: Row,
@@ -159,7 +159,7 @@ def status(
     return int(st[SEAT])
 
 
-@jit
+@kernel
 def rewards_of(st: Row, params: Row, seat_rewards: npt.NDArray[np.float32]) -> None:
     """+1 for the seats of the winning side, -1 for the others, 0 for all in a draw."""
     winner = st[WINNER]
@@ -259,14 +259,14 @@ def start_batch(
         players[b] = status(rows[b], params, occ_n, occ, out, pool, masks[b])
 
 
-@jit
+@kernel
 def observe_batch(rows: Row, params: Row, seats: Row, obs: npt.NDArray[np.float32]) -> None:
     """The observation of every game, each from its ``seats[b]`` (a seat 0..3)."""
     for b in range(rows.shape[0]):
         observe(rows[b], params, seats[b], obs[b])
 
 
-@jit
+@kernel
 def choose_batch(
     rows: Row,
     params: Row,

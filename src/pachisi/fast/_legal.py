@@ -23,7 +23,7 @@ from pachisi.fast._codec import (
     move_id,
     part_id,
 )
-from pachisi.fast._jit import inline, jit
+from pachisi.fast._jit import inline, jit, kernel
 from pachisi.fast._ops import move
 from pachisi.fast._position import (
     HOME,
@@ -94,7 +94,7 @@ whose events nobody reads."""
 LUDII_ENTRY = 13
 
 
-@jit
+@kernel
 def movable(st: Row, params: Row, m: int, exclude: int) -> int:
     """The mover's pieces on the board (a bitmask over a..d), one per group of
     interchangeable pieces; ``exclude`` leaves pieces out before grouping."""
@@ -126,7 +126,7 @@ def movable(st: Row, params: Row, m: int, exclude: int) -> int:
     return mask
 
 
-@jit
+@kernel
 def waiting(st: Row, m: int) -> int:
     """The waiting piece with the lowest letter (C.10a step 5), or -1."""
     for i in range(4):
@@ -135,7 +135,7 @@ def waiting(st: Row, m: int) -> int:
     return -1
 
 
-@jit
+@kernel
 def move_legal(
     st: Row, params: Row, occ_n: Row, occ: Occ, m: int, g: int, n_moving: int, k: int
 ) -> bool:
@@ -151,7 +151,7 @@ def move_legal(
     return landing(params, occ_n, occ, m, n_moving, SQUARES[m, t]) >= 0
 
 
-@jit
+@kernel
 def entry_progress(params: Row, v: int) -> int:
     """Where an entry grace puts a piece (R-ENTRY-CONSUMES, R-TRACK)."""
     if params[P_LUDII]:
@@ -164,7 +164,7 @@ def entry_progress(params: Row, v: int) -> int:
     return v
 
 
-@jit
+@kernel
 def entry_target(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, t: int) -> int:
     """-1 if an entry to ``t`` is illegal, else what it captures (R-ENTRY-SQUARE1)."""
     if t > LAST_SQUARE:
@@ -183,7 +183,7 @@ def entry_target(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, t: int) -> 
     return landing(params, occ_n, occ, m, 1, sq)
 
 
-@jit
+@kernel
 def _free_use(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, v: int, bonus: int) -> int:
     """The first piece's entry without a grace (R-FIRST-PIECE-FREE): its id or -1."""
     i = waiting(st, m)
@@ -204,7 +204,7 @@ def _free_use(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, v: int, bonus:
     return FREE_BASE + slot
 
 
-@jit
+@kernel
 def value_uses(
     st: Row,
     params: Row,
@@ -281,7 +281,7 @@ def value_uses(
     return n
 
 
-@jit
+@kernel
 def _group_uses(
     st: Row, params: Row, occ_n: Row, occ: Occ, m: int, steps: int, slot: int, out: Row, n: int
 ) -> int:
@@ -303,7 +303,7 @@ def _group_uses(
     return n
 
 
-@jit
+@kernel
 def pyada_uses(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, out: Row, n: int) -> int:
     """A pyada: one step for any piece, or an entry with ``pyada_can_enter`` (V-PYADA)."""
     pieces = movable(st, params, m, 0)
@@ -374,7 +374,7 @@ def _reach(st: Row, m: int, used: int) -> int:
     return total
 
 
-@jit
+@kernel
 def _split_parts(
     st: Row,
     params: Row,
@@ -482,7 +482,7 @@ def _bit_index(bit: int) -> int:
     return k
 
 
-@jit
+@kernel
 def split_parts_by_sums(
     st: Row,
     params: Row,
@@ -558,7 +558,7 @@ def split_parts_by_sums(
     return n
 
 
-@jit
+@kernel
 def split_parts_by_search(
     st: Row,
     params: Row,
@@ -605,7 +605,7 @@ def split_parts_by_search(
     return n
 
 
-@jit
+@kernel
 def _completes_directly(
     st: Row, params: Row, occ_n: Row, occ: Occ, m: int, i: int, k: int, left: int
 ) -> bool:
@@ -646,7 +646,7 @@ def _completes_directly(
     return result
 
 
-@jit
+@kernel
 def _after_part(
     st: Row, params: Row, m: int, i: int, k: int, left: int, pool: Pool, d: int
 ) -> None:
@@ -668,7 +668,7 @@ pieces, the piece being tried and the next part to try for it (0: go to the next
 _LEFT, _UNUSED, _PIECES, _PIECE, _NEXT = range(_META, _META + 5)
 
 
-@jit
+@kernel
 def _open(params: Row, m: int, pool: Pool, d: int, left: int) -> None:
     """Start searching level ``d``: its occupancy, and its candidates from the first."""
     st = pool[0][d]
@@ -687,7 +687,7 @@ def _open(params: Row, m: int, pool: Pool, d: int, left: int) -> None:
     meta[_NEXT] = 0
 
 
-@jit
+@kernel
 def _completable(params: Row, m: int, left: int, pool: Pool, d0: int) -> bool:
     """Whether the remaining ``left`` steps of level ``d0``'s state can be shared among its
     unused pieces: a depth-first search, one pool level per piece that takes a part
@@ -733,7 +733,7 @@ def _completable(params: Row, m: int, left: int, pool: Pool, d0: int) -> bool:
 # --------------------------------------------------------------------------- entry point
 
 
-@jit
+@kernel
 def _finish_list(params: Row, out: Row, n: int) -> int:
     """Add DECLINE unless moves are compulsory and something else is legal."""
     if n > 0 and params[P_COMPULSORY]:
@@ -742,7 +742,7 @@ def _finish_list(params: Row, out: Row, n: int) -> int:
     return n + 1
 
 
-@jit
+@kernel
 def legal_actions(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row, pool: Pool) -> int:
     """Every distinct legal action of the seat to act, in the reference engine's order."""
     return legal_inline(st, params, occ_n, occ, out, pool)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.fast._jit import inline, jit
+from pachisi.fast._jit import inline, kernel
 from pachisi.fast._position import (
     HOME,
     LAST_SQUARE,
@@ -121,7 +121,7 @@ def emit(
 # --------------------------------------------------------------------------- records, order
 
 
-@jit
+@kernel
 def _drop_record(st: Row, r: int) -> None:
     last = st[REC_LEN] - 1
     for j in range(r, last):
@@ -130,7 +130,7 @@ def _drop_record(st: Row, r: int) -> None:
     st[REC_LEN] = last
 
 
-@jit
+@kernel
 def left_square(st: Row, params: Row, g: int) -> None:
     """A piece moved: it no longer stands where it captured (V-RECAPTURE-ANNUL)."""
     bit = 1 << g
@@ -161,7 +161,7 @@ def _push_order(st: Row, g: int) -> None:
 # --------------------------------------------------------------------------- the board
 
 
-@jit
+@kernel
 def capture(
     st: Row, params: Row, owner: int, gmask: int, captured: int, sq: int, ev: Events, evn: Row
 ) -> None:
@@ -198,7 +198,7 @@ def capture(
     st[CAPTURED] = 1
 
 
-@jit
+@kernel
 def move(
     st: Row,
     params: Row,
@@ -249,7 +249,7 @@ def move(
     return captured != 0
 
 
-@jit
+@kernel
 def place(
     st: Row,
     params: Row,
@@ -291,7 +291,7 @@ def _takes_turns(st: Row, params: Row, seat: int) -> bool:
     return not seat_finished(st, seat)
 
 
-@jit
+@kernel
 def _close_windows(st: Row, seat: int) -> None:
     bit = 1 << seat
     r = 0
@@ -305,7 +305,7 @@ def _close_windows(st: Row, seat: int) -> None:
         r += 1
 
 
-@jit
+@kernel
 def begin_phase(st: Row, params: Row) -> None:
     """A new throwing phase; in collect mode its flags (C.10b step 2)."""
     st[STAGE] = THROW_STAGE
@@ -329,7 +329,7 @@ def begin_phase(st: Row, params: Row) -> None:
         st[FLAGS] = flags
 
 
-@jit
+@kernel
 def end_turn(st: Row, params: Row, ev: Events, evn: Row) -> None:
     """Pass the turn on, skipping finished seats under ``skip`` (R-ORDER, R-FINISHED-SEAT)."""
     _close_windows(st, st[SEAT])
@@ -350,7 +350,7 @@ def end_turn(st: Row, params: Row, ev: Events, evn: Row) -> None:
     emit(ev, evn, E_TURN, seat)
 
 
-@jit
+@kernel
 def _game_over(st: Row, winner: int) -> None:
     st[STAGE] = OVER_STAGE
     st[WINNER] = winner
@@ -385,7 +385,7 @@ def check_win(st: Row, params: Row, ev: Events, evn: Row) -> bool:
     return False
 
 
-@jit
+@kernel
 def draw(st: Row, ev: Events, evn: Row) -> None:
     """R-DEADLOCK: the game ends as a draw."""
     _game_over(st, DRAW)

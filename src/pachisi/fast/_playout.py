@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.fast._jit import borrow, jit
+from pachisi.fast._jit import borrow, jit, kernel
 from pachisi.fast._legal import Pool, legal_inline, new_pool
 from pachisi.fast._ops import E_CAPTURE
 from pachisi.fast._position import HOME, LAST_SQUARE, OCC_N_SIZE
@@ -46,7 +46,7 @@ GREEDY_BOT = 1
 W_PROGRESS, W_ENEMY, W_OUT, W_HOME, W_CAPTURE, W_CASTLE, W_DANGER = range(7)
 
 
-@jit
+@kernel
 def _friend(params: Row, seat: int, other: int) -> bool:
     if params[P_INDIVIDUAL]:
         return other == seat
@@ -96,7 +96,7 @@ def evaluate(st: Row, params: Row, weights: Floats, hit: Floats, seat: int) -> f
     return score
 
 
-@jit
+@kernel
 def greedy_choice(
     st: Row,
     params: Row,
@@ -183,7 +183,7 @@ def play(
     )  # fmt: skip
 
 
-@jit
+@kernel
 def _play(
     st: Row,
     params: Row,
@@ -243,7 +243,7 @@ def _play(
     stats[2] = evn[1]
 
 
-@jit
+@kernel
 def play_many(
     rows: Row,
     params: Row,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.fast._jit import inline, jit
+from pachisi.fast._jit import inline, kernel
 from pachisi.fast.layout import KILLS, ORDER, ORDER_LEN, POS, REC_FIELDS, REC_LEN, RECS
 from pachisi.fast.params import (
     CASTLE,
@@ -107,7 +107,7 @@ def _occupy(occ_n: Row, occ: npt.NDArray[np.int32], g: int, sq: int) -> None:
     occ_n[sq] = n + 1
 
 
-@jit
+@kernel
 def occupancy(st: Row, params: Row, occ_n: Row, occ: npt.NDArray[np.int32]) -> None:
     """Fill ``occ_n``/``occ``: the pieces on every square, bottom to top under ``top_one``."""
     for j in range(occ_n[_USED]):
@@ -139,7 +139,7 @@ def stacking_allows(params: Row, friendly: int, sq: int) -> bool:
     return bool(params[P_STACK_SET + sq] == 1)
 
 
-@jit
+@kernel
 def _two_of_one_side(params: Row, pieces: int) -> bool:
     seen = 0
     for g in range(16):
@@ -151,7 +151,7 @@ def _two_of_one_side(params: Row, pieces: int) -> bool:
     return False
 
 
-@jit
+@kernel
 def blockade_at(params: Row, occ_n: Row, occ: npt.NDArray[np.int32], sq: int) -> bool:
     """V-BLOCKADE: two or more friendly pieces on a loop square."""
     n = occ_n[sq]
@@ -163,7 +163,7 @@ def blockade_at(params: Row, occ_n: Row, occ: npt.NDArray[np.int32], sq: int) ->
     return _two_of_one_side(params, here)
 
 
-@jit
+@kernel
 def passes_blockade(
     params: Row, occ_n: Row, occ: npt.NDArray[np.int32], seat: int, p: int, t: int, lap: bool
 ) -> bool:
@@ -182,7 +182,7 @@ def passes_blockade(
     return False
 
 
-@jit
+@kernel
 def landing(
     params: Row, occ_n: Row, occ: npt.NDArray[np.int32], seat: int, n_moving: int, sq: int
 ) -> int:
@@ -227,7 +227,7 @@ def landing(
     return enemies
 
 
-@jit
+@kernel
 def top_piece(st: Row, sq: int) -> int:
     """The top piece on ``sq`` under a kept stack order (C.11), or -1: the last to arrive."""
     for j in range(st[ORDER_LEN] - 1, -1, -1):
@@ -263,7 +263,7 @@ def record_pieces(st: Row) -> int:
 # --------------------------------------------------------------------------- R-DEADLOCK
 
 
-@jit
+@kernel
 def seat_blocked(st: Row, params: Row, seat: int) -> bool:
     """As :func:`pachisi.rules.deadlock.seat_blocked`."""
     if params[P_KBH] == 0 or seat_finished(st, seat):
@@ -286,7 +286,7 @@ def seat_blocked(st: Row, params: Row, seat: int) -> bool:
     return True
 
 
-@jit
+@kernel
 def every_side_blocked(st: Row, params: Row) -> bool:
     if params[P_KBH] == 0:
         return False

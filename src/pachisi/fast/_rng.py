@@ -16,7 +16,7 @@ import random
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.fast._jit import inline, jit
+from pachisi.fast._jit import inline, kernel
 
 MT = npt.NDArray[np.uint32]
 
@@ -43,7 +43,7 @@ def mt_random(state: MT) -> random.Random:
     return rng
 
 
-@jit
+@kernel
 def _twist(mt: MT) -> None:
     # CPython's three loops: no modulo in the inner loops.
     for kk in range(_N - _M):
@@ -94,7 +94,7 @@ def randbelow(mt: MT, n: int) -> int:
     return r
 
 
-@jit
+@kernel
 def random_double(mt: MT) -> float:
     """``Random.random()``: a double in [0, 1) from two words."""
     a = genrand(mt) >> 5
@@ -119,7 +119,7 @@ def throw_cowries(mt: MT, cowries: int, half: bool, p: float) -> int:
     return count
 
 
-@jit
+@kernel
 def splitmix64(x: int) -> int:
     """A well-mixed 64-bit value from ``x`` (SplitMix64), for deriving one seed per game."""
     z = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
@@ -128,7 +128,7 @@ def splitmix64(x: int) -> int:
     return z ^ (z >> 31)
 
 
-@jit
+@kernel
 def seed_mt(mt: MT, seed: int) -> None:
     """Seed a state with MT19937's own ``init_genrand`` from the low 32 bits of ``seed``."""
     mt[0] = seed & _WORD

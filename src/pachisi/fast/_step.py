@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pachisi.fast._codec import K_DECLINE, K_ENTER, K_EXIT, K_FREE, K_LAP, decode
-from pachisi.fast._jit import inline, jit
+from pachisi.fast._jit import inline, jit, kernel
 from pachisi.fast._legal import (
     LUDII_ENTRY,
     entry_progress,
@@ -100,7 +100,7 @@ Occ = npt.NDArray[np.int32]
 Events = npt.NDArray[np.int32]
 
 
-@jit
+@kernel
 def _run_class(params: Row, v: int) -> int:
     """The triple-cancel class of a value, as :meth:`Ruleset.run_class`."""
     if params[P_TRIPLE] == 2:
@@ -114,7 +114,7 @@ def _run_class(params: Row, v: int) -> int:
     return 0
 
 
-@jit
+@kernel
 def _advance_run(st: Row, params: Row, v: int) -> None:
     key = _run_class(params, v)
     if key == 0:
@@ -144,7 +144,7 @@ def chance_inline(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
     _settle(st, params, ev, evn)
 
 
-@jit
+@kernel
 def apply_chance(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
     """Apply a throw with ``k`` cowries mouth up."""
     chance_inline(st, params, k, ev, evn)
@@ -192,7 +192,7 @@ def _throw(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
     st[PYADAS] = pyadas
 
 
-@jit
+@kernel
 def _throw_off(st: Row, params: Row, k: int, v: int, ev: Events, evn: Row) -> None:
     """R-ORDER: every seat throws; the highest value begins; ties throw again."""
     seat = st[SEAT]
@@ -225,7 +225,7 @@ def _throw_off(st: Row, params: Row, k: int, v: int, ev: Events, evn: Row) -> No
     begin_phase(st, params)
 
 
-@jit
+@kernel
 def _collect_throw(st: Row, params: Row, v: int, ev: Events, evn: Row) -> None:
     """One throw of a throwing phase in collect mode (C.10b step 2)."""
     seat = st[SEAT]
@@ -253,7 +253,7 @@ def _collect_throw(st: Row, params: Row, v: int, ev: Events, evn: Row) -> None:
         _end_throwing(st, params, ev, evn)
 
 
-@jit
+@kernel
 def _end_throwing(st: Row, params: Row, ev: Events, evn: Row) -> None:
     """Close the throwing phase: count pyadas, then spend or pass the turn (C.10b 3-4)."""
     st[PYADAS] = 0
@@ -282,7 +282,7 @@ def action_inline(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events
     _settle(st, params, ev, evn)
 
 
-@jit
+@kernel
 def apply_action(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events, evn: Row) -> None:
     """Apply the legal action ``a`` (an id of :mod:`pachisi.fast._codec`)."""
     action_inline(st, params, a, occ_n, occ, ev, evn)
@@ -317,13 +317,7 @@ def _act(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events, evn: Ro
     only_decline = False
     pyada_usable = False
     if kind == K_DECLINE and params[P_FORFEIT_TURN] and stage == ACT_STAGE:
-        out = np.empty(4096, dtype=np.int32)
-        n = legal_actions(st, params, occ_n, occ, out, new_pool())
-        only_decline = n == 1 and out[0] == 0
-        if only_decline and st[PYADAS] and not params[P_PYADA_ATTACHED]:
-            occupancy(st, params, occ_n, occ)
-            m = mover_of(st, params, seat)
-            pyada_usable = pyada_uses(st, params, occ_n, occ, m, out, 0) > 0
+        only_decline, pyada_usable = _forfeit_check(st, params, occ_n, occ)
     v = params[P_TABLE + slot] if slot >= 0 else 0
     captured = False
     if kind == K_DECLINE:
@@ -342,6 +336,22 @@ def _act(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events, evn: Ro
             st, params, kind, piece, v, steps, captured, old_split_left, old_split_used,
             old_captured, only_decline, pyada_usable, ev, evn,
         )  # fmt: skip
+
+
+@jit
+def _forfeit_check(st: Row, params: Row, occ_n: Row, occ: Occ) -> tuple[bool, bool]:
+    """Whether declining is the only legal action, and whether a pyada would still be
+    usable then (R-UNUSABLE-THROW's forfeit_turn); allocates its own scratch, so that the
+    inlined action stays free of the runtime (:func:`pachisi.fast._jit.kernel`)."""
+    out = np.empty(4096, dtype=np.int32)
+    n = legal_actions(st, params, occ_n, occ, out, new_pool())
+    only_decline = n == 1 and out[0] == 0
+    pyada_usable = False
+    if only_decline and st[PYADAS] and not params[P_PYADA_ATTACHED]:
+        occupancy(st, params, occ_n, occ)
+        m = mover_of(st, params, st[SEAT])
+        pyada_usable = pyada_uses(st, params, occ_n, occ, m, out, 0) > 0
+    return only_decline, pyada_usable
 
 
 @inline
@@ -476,7 +486,7 @@ def _after_throw(st: Row, params: Row, captured: bool, ev: Events, evn: Row) -> 
     end_turn(st, params, ev, evn)
 
 
-@jit
+@kernel
 def _remove_item(st: Row, v: int) -> None:
     n = st[ITEMS_LEN]
     for q in range(n):
@@ -487,7 +497,7 @@ def _remove_item(st: Row, v: int) -> None:
             return
 
 
-@jit
+@kernel
 def _after_spend(
     st: Row,
     params: Row,
@@ -527,7 +537,7 @@ def _after_spend(
         _end_spending(st, params, ev, evn)
 
 
-@jit
+@kernel
 def _end_spending(st: Row, params: Row, ev: Events, evn: Row) -> None:
     if st[CAPTURED] and params[P_CAPTURE_BONUS]:
         emit(ev, evn, E_AGAIN, st[SEAT])
