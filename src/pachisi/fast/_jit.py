@@ -132,3 +132,32 @@ def _borrow(typingctx: Any, arr: Any) -> Any:
 
 borrow = cast(Callable[[A], A], intrinsic(_borrow))
 """A view of an array that numba does not reference-count (see :func:`_borrow`)."""
+
+
+def _popcount(typingctx: Any, x: Any) -> Any:
+    """How many bits of the integer ``x`` are set: one instruction (LLVM's ``ctpop``)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+def _lowest_bit(typingctx: Any, x: Any) -> Any:
+    """The index of the lowest set bit of the integer ``x`` (``x`` must not be 0): one
+    instruction (LLVM's ``cttz``)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.cttz(args[0], cgutils.true_bit)
+
+    return x(x), codegen
+
+
+popcount = cast(Callable[[int], int], intrinsic(_popcount))
+"""The number of set bits of an integer, in compiled code (see :func:`_popcount`)."""
+lowest_bit = cast(Callable[[int], int], intrinsic(_lowest_bit))
+"""The index of an integer's lowest set bit, in compiled code (see :func:`_lowest_bit`)."""

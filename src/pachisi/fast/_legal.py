@@ -23,12 +23,13 @@ from pachisi.fast._codec import (
     move_id,
     part_id,
 )
-from pachisi.fast._jit import inline, jit, kernel
+from pachisi.fast._jit import inline, jit, kernel, lowest_bit, popcount
 from pachisi.fast._ops import move
 from pachisi.fast._position import (
     HOME,
     LAST_SQUARE,
     OCC_N_SIZE,
+    SPLIT_CACHE,
     USED_SQUARES,
     in_values,
     landing,
@@ -94,7 +95,7 @@ whose events nobody reads."""
 LUDII_ENTRY = 13
 
 
-@kernel
+@inline
 def movable(st: Row, params: Row, m: int, exclude: int) -> int:
     """The mover's pieces on the board (a bitmask over a..d), one per group of
     interchangeable pieces; ``exclude`` leaves pieces out before grouping."""
@@ -247,7 +248,7 @@ def value_uses(
         if (
             p == LAST_SQUARE
             and not params[P_LSE_LUDII]
-            and in_values(params, params[P_LSE], v)
+            and (params[P_LSE] >> slot) & 1
             and steps != 1
             and may_go_home(st, params, m)
         ):
@@ -261,15 +262,13 @@ def value_uses(
     if not (st[ENTERED] >> m) & 1 and params[P_FIRST_FREE] != 2:
         free = _free_use(st, params, occ_n, occ, m, v, bonus)
     enter = -1
-    if in_values(params, params[P_ENTRY], v):
+    # in_values(params, mask, v) is the mask's bit at v's slot: the slot is v's lowest k.
+    grace = (params[P_ENTRY] >> slot) & 1 == 1
+    if grace:
         i = waiting(st, m)
         if i >= 0 and entry_target(st, params, occ_n, occ, m, entry_progress(params, v)) >= 0:
             enter = ENTER_BASE + slot
-    if (
-        params[P_GRACE_MUST_ENTER]
-        and (free >= 0 or enter >= 0)
-        and in_values(params, params[P_ENTRY], v)
-    ):
+    if params[P_GRACE_MUST_ENTER] and (free >= 0 or enter >= 0) and grace:
         # V-GRACE-MUST-ENTER: no move of any kind with the grace, split parts included.
         n = start
     if free >= 0:
@@ -427,90 +426,120 @@ def parts_independent(params: Row, v: int) -> bool:
 @inline
 def _spread(sums: int, parts: int, limit: int) -> int:
     """Every total ``s + k`` with ``s`` in ``sums`` and ``k`` in ``parts`` (bitmasks over
-    step counts, below bit 32), up to ``limit``: multiplying by a mask's lowest bit shifts by
-    its index."""
+    step counts, below bit 32), up to ``limit``: the other mask shifted by each set bit of
+    the one with fewer bits."""
+    if popcount(parts) < popcount(sums):
+        sums, parts = parts, sums
     out = 0
     while sums:
-        low = sums & -sums
-        out |= parts * low
+        out |= parts << lowest_bit(sums)
         if out & limit == limit:
             break
-        sums ^= low
+        sums &= sums - 1
     return out & limit
 
 
+_PLAIN, _TAKES, _HOMES = SPLIT_CACHE + 1, SPLIT_CACHE + 5, SPLIT_CACHE + 9
+_TOTAL, _BACKED = SPLIT_CACHE + 13, SPLIT_CACHE + 17
+
+
 @inline
-def _parts_of(
-    st: Row, params: Row, occ_n: Row, occ: Occ, m: int, j: int, used: int, left: int
-) -> tuple[int, int, int]:
-    """The parts of at most ``left`` steps piece ``j`` of ``m`` may take now, as masks
-    over steps: plain landings, landings that capture, and the part that takes it home
-    (none for a piece not on the board or already used)."""
+def _cached(occ_n: Row, at: int) -> int:
+    """A 32-bit mask kept in the ``int32`` scratch (its top bit reads back as the sign)."""
+    return int(occ_n[at]) & 0xFFFFFFFF
+
+
+@inline
+def _reach_of(st: Row, m: int, j: int, used: int, wide: int) -> tuple[int, int]:
+    """Piece ``j`` of ``m``'s progress and the most steps a part of it may take (at most
+    ``wide``, and short of home), or (-100, 0) for a piece not on the board or used."""
     p = st[POS + 4 * m + j]
     if (used >> j) & 1 or not 0 < p < HOME:
-        return 0, 0, 0
-    to_home = HOME - p
-    most = min(left, to_home - 1)
-    # Under stacking=all an empty square takes any single piece: only the squares that
-    # hold pieces need a look.
-    plain = ((1 << (most + 1)) - 1) & ~1
-    takes = 0
+        return -100, 0
+    return p, min(wide, HOME - p - 1)
+
+
+@inline
+def _offset(t: int, p: int, most: int) -> int:
+    """The steps from progress ``p`` to the square at progress ``t`` if a part of at most
+    ``most`` steps gets there, else 0. The route passes its own column twice: progress
+    ``t`` and ``HOME - t`` (``t`` up to 8) are the same square."""
+    d = t - p
+    if 1 <= d <= most:
+        return d
+    d = HOME - t - p
+    if t <= 8 and 1 <= d <= most:
+        return d
+    return 0
+
+
+@inline
+def _parts(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, used: int, wide: int) -> None:
+    """Cache the parts of at most ``wide`` steps each piece of ``m`` may take now, as masks
+    over steps: plain landings, landings that capture, and the part that takes it home
+    (none for a piece not on the board or already used).
+
+    Under stacking=all an empty square takes any single piece, so only the squares that
+    hold pieces need a look, each once: what a single piece's landing there does is the
+    same for every piece that can reach it."""
+    p0, most0 = _reach_of(st, m, 0, used, wide)
+    p1, most1 = _reach_of(st, m, 1, used, wide)
+    p2, most2 = _reach_of(st, m, 2, used, wide)
+    p3, most3 = _reach_of(st, m, 3, used, wide)
+    plain0 = ((1 << (most0 + 1)) - 1) & ~1
+    plain1 = ((1 << (most1 + 1)) - 1) & ~1
+    plain2 = ((1 << (most2 + 1)) - 1) & ~1
+    plain3 = ((1 << (most3 + 1)) - 1) & ~1
+    takes0 = takes1 = takes2 = takes3 = 0
     for q in range(occ_n[USED_SQUARES]):
         sq = occ_n[USED_SQUARES + 1 + q]
         t = PROGRESS_ON[m, sq]
         if t < 0:
             continue
-        if not 1 <= t - p <= most:
-            if t > 8 or not 1 <= HOME - t - p <= most:
-                continue
-            t = HOME - t
+        d0 = _offset(t, p0, most0)
+        d1 = _offset(t, p1, most1)
+        d2 = _offset(t, p2, most2)
+        d3 = _offset(t, p3, most3)
+        if not (d0 or d1 or d2 or d3):
+            continue
         got = landing(params, occ_n, occ, m, 1, sq)
-        if got != 0:
-            plain &= ~(1 << (t - p))
+        if got == 0:
+            continue
+        # Bit 0 is never a part, so a piece that does not reach the square (offset 0)
+        # changes nothing.
+        plain0 &= ~(1 << d0)
+        plain1 &= ~(1 << d1)
+        plain2 &= ~(1 << d2)
+        plain3 &= ~(1 << d3)
         if got > 0:
-            takes |= 1 << (t - p)
-    return plain, takes, (1 << to_home) if to_home <= left else 0
-
-
-@inline
-def _bit_index(bit: int) -> int:
-    """The index of the one bit set in ``bit``."""
-    k = 0
-    while bit > 1:
-        bit >>= 1
-        k += 1
-    return k
+            takes0 |= (1 << d0) & ~1
+            takes1 |= (1 << d1) & ~1
+            takes2 |= (1 << d2) & ~1
+            takes3 |= (1 << d3) & ~1
+    for j in range(4):
+        p = (p0, p1, p2, p3)[j]
+        occ_n[_PLAIN + j] = (plain0, plain1, plain2, plain3)[j]
+        occ_n[_TAKES + j] = (takes0, takes1, takes2, takes3)[j]
+        occ_n[_HOMES + j] = (1 << (HOME - p)) if p > 0 and HOME - p <= wide else 0
 
 
 @kernel
-def split_parts_by_sums(
-    st: Row,
-    params: Row,
-    occ_n: Row,
-    occ: Occ,
-    m: int,
-    v: int,
-    left: int,
-    out: Row,
-    n: int,
-    first_only: bool,
-) -> int:
-    """:func:`split_parts_by_search`'s answer where parts are independent
-    (:func:`parts_independent`): the rest of a throw can be shared out exactly when it is a
-    sum of allowed parts of distinct unused pieces, with a part home (which needs a kill
-    credit) only if the mover has one or another of the parts captures."""
+def _fill_split_cache(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, wide: int) -> None:
+    """Cache, for the position of this occupancy and rests of up to ``wide`` steps, every
+    unused piece's parts (plain, capturing, home) and the totals the other pieces can make:
+    all of them (``total``), and those that need no kill credit or bring their own capture
+    (``backed``). A shorter rest masks them: totals only grow as parts are added, so none
+    of a shorter rest is lost."""
     used = st[SPLIT_USED]
-    starting = left == v and used == 0
-    slot = value_slot(params, v)
-    limit = (1 << (left + 1)) - 1
+    limit = (1 << (wide + 1)) - 1
     credit = may_go_home(st, params, m)
-    a = _parts_of(st, params, occ_n, occ, m, 0, used, left)
-    b = _parts_of(st, params, occ_n, occ, m, 1, used, left)
-    c = _parts_of(st, params, occ_n, occ, m, 2, used, left)
-    d = _parts_of(st, params, occ_n, occ, m, 3, used, left)
-    plain = (a[0], b[0], c[0], d[0])
-    takes = (a[1], b[1], c[1], d[1])
-    home = (a[2], b[2], c[2], d[2])
+    _parts(st, params, occ_n, occ, m, used, wide)
+    plain = (_cached(occ_n, _PLAIN), _cached(occ_n, _PLAIN + 1), _cached(occ_n, _PLAIN + 2),
+             _cached(occ_n, _PLAIN + 3))  # fmt: skip
+    takes = (_cached(occ_n, _TAKES), _cached(occ_n, _TAKES + 1), _cached(occ_n, _TAKES + 2),
+             _cached(occ_n, _TAKES + 3))  # fmt: skip
+    home = (_cached(occ_n, _HOMES), _cached(occ_n, _HOMES + 1), _cached(occ_n, _HOMES + 2),
+            _cached(occ_n, _HOMES + 3))  # fmt: skip
     pieces = movable(st, params, m, used)
     for i in range(4):
         if not (pieces >> i) & 1:
@@ -537,15 +566,53 @@ def split_parts_by_sums(
             home_only |= _spread(was_none | was_home, home[j], limit)
             both = was_both | _spread(was_both, plain[j] | takes[j] | home[j], limit)
             both |= _spread(was_home, takes[j], limit) | _spread(was_cap, home[j], limit)
-        total = none | cap | home_only | both
-        backed = none | cap | both
+        occ_n[_TOTAL + i] = none | cap | home_only | both
+        occ_n[_BACKED + i] = none | cap | both
+    occ_n[SPLIT_CACHE] = wide
+
+
+@kernel
+def split_parts_by_sums(
+    st: Row,
+    params: Row,
+    occ_n: Row,
+    occ: Occ,
+    m: int,
+    v: int,
+    left: int,
+    out: Row,
+    n: int,
+    first_only: bool,
+) -> int:
+    """:func:`split_parts_by_search`'s answer where parts are independent
+    (:func:`parts_independent`): the rest of a throw can be shared out exactly when it is a
+    sum of allowed parts of distinct unused pieces, with a part home (which needs a kill
+    credit) only if the mover has one or another of the parts captures.
+
+    The parts and sums depend on the position, not on the throw: they are computed once
+    per occupancy (:func:`_fill_split_cache`) for all the throws a legal-action list asks
+    about, which it asks highest first."""
+    if occ_n[SPLIT_CACHE] < left:
+        _fill_split_cache(st, params, occ_n, occ, m, left)
+    used = st[SPLIT_USED]
+    starting = left == v and used == 0
+    slot = value_slot(params, v)
+    credit = may_go_home(st, params, m)
+    pieces = movable(st, params, m, used)
+    for i in range(4):
+        if not (pieces >> i) & 1:
+            continue
+        takes = _cached(occ_n, _TAKES + i)
+        total = _cached(occ_n, _TOTAL + i)
+        backed = _cached(occ_n, _BACKED + i)
         top = left - 1 if starting else left
-        tries = (plain[i] | takes[i] | (home[i] if credit else 0)) & ((2 << top) - 1)
+        home = _cached(occ_n, _HOMES + i) if credit else 0
+        tries = (_cached(occ_n, _PLAIN + i) | takes | home) & ((2 << top) - 1)
         while tries:
             bit = tries & -tries
             tries ^= bit
-            k = _bit_index(bit)
-            captures = (takes[i] & bit) != 0
+            k = lowest_bit(bit)
+            captures = (takes & bit) != 0
             if k == left:
                 if not first_only:
                     out[n] = part_id(i, slot, k)

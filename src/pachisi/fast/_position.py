@@ -89,12 +89,18 @@ def mover_of(st: Row, params: Row, seat: int) -> int:
     return seat
 
 
-OCC_N_SIZE = 96 + 1 + 16
-"""The length of an ``occ_n`` scratch array: 96 counts, then how many squares the last
-fill used and which, so that the next fill clears only those (it starts as all zeros)."""
 _USED = 96
 USED_SQUARES = _USED
 """``occ_n[USED_SQUARES]`` squares hold pieces, listed from ``occ_n[USED_SQUARES + 1]`` on."""
+SPLIT_CACHE = _USED + 1 + 16
+"""``occ_n[SPLIT_CACHE]`` is the longest rest of a split throw whose answers for this
+occupancy's position are cached in the slots after it, 0 for none
+(:func:`pachisi.fast._legal.split_parts_by_sums`); a new fill clears it."""
+SPLIT_CACHE_SIZE = 1 + 12 + 8
+OCC_N_SIZE = SPLIT_CACHE + SPLIT_CACHE_SIZE
+"""The length of an ``occ_n`` scratch array: 96 counts, then how many squares the last
+fill used and which, so that the next fill clears only those (it starts as all zeros),
+then the split cache."""
 
 
 @inline
@@ -113,6 +119,7 @@ def occupancy(st: Row, params: Row, occ_n: Row, occ: npt.NDArray[np.int32]) -> N
     for j in range(occ_n[_USED]):
         occ_n[occ_n[_USED + 1 + j]] = 0
     occ_n[_USED] = 0
+    occ_n[SPLIT_CACHE] = 0
     if params[P_TOP_ONE]:
         for j in range(st[ORDER_LEN]):
             g = st[ORDER + j]
@@ -263,7 +270,7 @@ def record_pieces(st: Row) -> int:
 # --------------------------------------------------------------------------- R-DEADLOCK
 
 
-@kernel
+@inline
 def seat_blocked(st: Row, params: Row, seat: int) -> bool:
     """As :func:`pachisi.rules.deadlock.seat_blocked`."""
     if params[P_KBH] == 0 or seat_finished(st, seat):
