@@ -6,7 +6,17 @@ reference engine measured in the same run. Single process, single core.
 
 Playouts are complete random games from the start position (every action uniform among the
 legal ones, declines included), as bench/playouts.py plays them on the reference engine.
-Each figure is the best of three timed rounds of about ``--seconds`` each.
+Each figure is the best of three timed rounds of about ``--seconds`` each (the reference
+engine's: of three runs of ``--reference-games`` playouts).
+
+Then the targets of issue 6, in this run's units. Ludii itself cannot run here, and this
+machine's speed changes by up to a factor of two from session to session and even from
+minute to minute, so Ludii's rate is estimated from the reference engine's ``ludii``
+playouts, measured just before and just after each ruleset's figures: Ludii 1.3.13 ran 95
+random playouts a second when the reference engine ran 104 on the same machine
+(:data:`LUDII_PER_REFERENCE`). ``ludii`` must reach 100 times Ludii's playouts, and every
+other ruleset half of that target in actions a second (the target's playouts times
+``ludii``'s actions per playout), at batch 4096.
 """
 
 from __future__ import annotations
@@ -30,6 +40,10 @@ from pachisi.rules.ruleset import NAMED, Ruleset, get_ruleset
 from playouts import measure as reference_measure
 
 BATCH_SIZES = (1, 64, 4096)
+LUDII_PER_REFERENCE = 95 / 104
+"""Ludii's random playouts per second over the reference engine's on ``ludii``, measured
+side by side on one machine (README, "Benchmark")."""
+TIMES_LUDII = 100
 
 
 def best_rate(work: Callable[[int], tuple[int, int]], seconds: float) -> tuple[float, float]:
@@ -80,6 +94,13 @@ def batch_step_rate(ruleset: Ruleset, size: int, seconds: float) -> float:
     return best_rate(work, seconds)[1]
 
 
+def reference_rate(ruleset: Ruleset, games: int) -> float:
+    """The reference engine's random playouts per second: the best of three timed runs of
+    ``games`` playouts (the same seeds each time), as the compiled engine's figures are the
+    best of three rounds."""
+    return games / min(reference_measure(ruleset, games, 1)[0] for _ in range(3))
+
+
 def call_cost(ruleset: Ruleset) -> tuple[float, float]:
     """Median microseconds of ``playouts(state, 0)`` (the fixed cost of a call) and of
     ``playouts(state, 1)`` from the start position."""
@@ -110,11 +131,17 @@ def main(argv: list[str] | None = None) -> int:
         f"{'ruleset':<16}{'batch':>6}{'playouts/s':>12}{'actions/s':>12}"
         f"{'step act/s':>12}{'ref po/s':>10}{'ratio':>8}{'call us':>9}{'1 game us':>10}"
     )
+    ludii = get_ruleset("ludii")
+    _, _, ludii_actions, _ = reference_measure(ludii, args.reference_games, 1)
+    per_playout = ludii_actions / args.reference_games
+    verdicts = []
     for name in names:
         ruleset = get_ruleset(name)
-        seconds, _, _, _ = reference_measure(ruleset, args.reference_games, 1)
-        reference = args.reference_games / seconds
+        reference = reference_rate(ruleset, args.reference_games)
         overhead, one = call_cost(ruleset)
+        # The yardstick is measured on either side of this ruleset's figures, so that both
+        # see the machine as it was then.
+        before = reference_rate(ludii, args.reference_games)
         for size in BATCH_SIZES:
             games, actions = playout_rate(ruleset, size, args.seconds)
             stepped = batch_step_rate(ruleset, size, args.seconds)
@@ -122,7 +149,31 @@ def main(argv: list[str] | None = None) -> int:
                 f"{name:<16}{size:>6}{games:>12.0f}{actions:>12.0f}{stepped:>12.0f}"
                 f"{reference:>10.1f}{games / reference:>8.0f}{overhead:>9.0f}{one:>10.0f}"
             )
+        yardstick = (before + reference_rate(ludii, args.reference_games)) / 2
+        verdicts.append(target_line(name, games, actions, yardstick, per_playout))
+    print(
+        f"# targets at batch {BATCH_SIZES[-1]}: Ludii ~ {LUDII_PER_REFERENCE:.3f} x the reference "
+        f"engine's ludii playouts/s (measured before and after each ruleset); ludii >= "
+        f"{TIMES_LUDII} x Ludii playouts/s, the others >= half that many playouts/s times "
+        f"{per_playout:.0f} actions (ludii's actions per playout) in actions/s"
+    )
+    print(f"{'ruleset':<16}{'ref ludii':>10}{'measured':>12}{'target':>12}{'share':>8}  met")
+    for line in verdicts:
+        print(line)
     return 0
+
+
+def target_line(
+    name: str, games: float, actions: float, yardstick: float, per_playout: float
+) -> str:
+    """One row of the target table: the ruleset's figure against its target."""
+    target_playouts = TIMES_LUDII * LUDII_PER_REFERENCE * yardstick
+    if name == "ludii":
+        got, want = games, target_playouts
+    else:
+        got, want = actions, target_playouts * per_playout / 2
+    verdict = "yes" if got >= want else "no"
+    return f"{name:<16}{yardstick:>10.1f}{got:>12.0f}{want:>12.0f}{got / want:>8.2f}  {verdict}"
 
 
 if __name__ == "__main__":

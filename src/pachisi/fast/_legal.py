@@ -373,7 +373,7 @@ def _reach(st: Row, m: int, used: int) -> int:
     return total
 
 
-@kernel
+@inline
 def _split_parts(
     st: Row,
     params: Row,

@@ -18,7 +18,7 @@ from pachisi.fast._position import (
     LAST_SQUARE,
     landing,
     mover_of,
-    occupancy,
+    occupancy_at,
     seat_finished,
     team,
     top_piece,
@@ -214,9 +214,9 @@ def move(
     """Move ``seat``'s pieces of ``gmask`` (all on one progress) to ``t`` (84 = home),
     resolving the landing. True if it captured."""
     ludii = params[P_LUDII] == 1
-    if not ludii and t != HOME:
-        occupancy(st, params, occ_n, occ)
     sq = SQUARES[seat, t] if t != HOME else -1
+    if not ludii and t != HOME:
+        occupancy_at(st, params, occ_n, occ, sq)
     top = top_piece(st, sq) if ludii and t != HOME else -1
     n_moving = 0
     for i in range(4):
@@ -264,7 +264,7 @@ def place(
     """Bring a waiting piece out to ``t`` (R-GRACE-ENTRY, R-FIRST-PIECE-FREE)."""
     seat = g >> 2
     if captures:
-        occupancy(st, params, occ_n, occ)
+        occupancy_at(st, params, occ_n, occ, SQUARES[seat, t])
     st[POS + g] = t
     st[ENTERED] |= 1 << seat
     emit(ev, evn, E_ENTER, seat, g, 0, t)

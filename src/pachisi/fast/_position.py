@@ -133,6 +133,29 @@ def occupancy(st: Row, params: Row, occ_n: Row, occ: npt.NDArray[np.int32]) -> N
                 _occupy(occ_n, occ, g, SQUARES[g >> 2, p])
 
 
+@kernel
+def occupancy_at(st: Row, params: Row, occ_n: Row, occ: npt.NDArray[np.int32], sq: int) -> None:
+    """:func:`occupancy` for the square ``sq`` alone, every other square reading as empty:
+    all a landing there needs (:func:`landing` looks at its own square only), for a move,
+    which resolves one landing and is followed by a full fill before anything else reads
+    the board."""
+    for j in range(occ_n[_USED]):
+        occ_n[occ_n[_USED + 1 + j]] = 0
+    occ_n[_USED] = 0
+    occ_n[SPLIT_CACHE] = 0
+    if params[P_TOP_ONE]:
+        for j in range(st[ORDER_LEN]):
+            g = st[ORDER + j]
+            p = st[POS + g]
+            if 0 < p < HOME and SQUARES[g >> 2, p] == sq:
+                _occupy(occ_n, occ, g, sq)
+    else:
+        for g in range(16):
+            p = st[POS + g]
+            if 0 < p < HOME and SQUARES[g >> 2, p] == sq:
+                _occupy(occ_n, occ, g, sq)
+
+
 @inline
 def stacking_allows(params: Row, friendly: int, sq: int) -> bool:
     """V-STACK-RESTRICTED: may ``friendly`` friendly pieces stand together on ``sq``."""

@@ -16,7 +16,7 @@ import random
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.fast._jit import inline, kernel
+from pachisi.fast._jit import inline, kernel, popcount
 
 MT = npt.NDArray[np.uint32]
 
@@ -106,12 +106,7 @@ def random_double(mt: MT) -> float:
 def throw_cowries(mt: MT, cowries: int, half: bool, p: float) -> int:
     """:func:`pachisi.rules.cowries.throw`: the number of cowries mouth up."""
     if half:
-        bits = getrandbits(mt, cowries)
-        count = 0
-        while bits:
-            count += bits & 1
-            bits >>= 1
-        return count
+        return popcount(getrandbits(mt, cowries))
     count = 0
     for _ in range(cowries):
         if random_double(mt) < p:
