@@ -141,6 +141,14 @@ def move_legal(
     st: Row, params: Row, occ_n: Row, occ: Occ, m: int, g: int, n_moving: int, k: int
 ) -> bool:
     """R-MOVE for ``n_moving`` pieces of ``m`` on the progress of piece ``g`` moving ``k``."""
+    return move_legal_inline(st, params, occ_n, occ, m, g, n_moving, k)
+
+
+@inline
+def move_legal_inline(
+    st: Row, params: Row, occ_n: Row, occ: Occ, m: int, g: int, n_moving: int, k: int
+) -> bool:
+    """:func:`move_legal`, inlined where every action list asks it: a throw's moves."""
     p = st[POS + g]
     t = p + k
     if t > HOME:
@@ -152,7 +160,7 @@ def move_legal(
     return landing(params, occ_n, occ, m, n_moving, SQUARES[m, t]) >= 0
 
 
-@kernel
+@inline
 def entry_progress(params: Row, v: int) -> int:
     """Where an entry grace puts a piece (R-ENTRY-CONSUMES, R-TRACK)."""
     if params[P_LUDII]:
@@ -230,7 +238,7 @@ def value_uses(
             continue
         g = 4 * m + i
         p = st[POS + g]
-        if move_legal(st, params, occ_n, occ, m, g, 1, steps):
+        if move_legal_inline(st, params, occ_n, occ, m, g, 1, steps):
             out[n] = move_id(i, slot)
             n += 1
         if params[P_EXTRA_LAP] and not (st[LAPS] >> g) & 1 and p <= 75 and p + steps >= 76:
