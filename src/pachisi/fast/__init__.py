@@ -15,7 +15,7 @@ from typing import Any
 
 def warm_up() -> bool:
     """Make sure the kernels are ready: load them from the on-disk cache, or compile them
-    (a minute or two, once after an install). True if they had to be compiled."""
+    (about three and a half minutes, once after an install). True if they had to be compiled."""
     from pachisi.fast import _playout
     from pachisi.fast.playouts import playouts, simulate_games
     from pachisi.rules import engine
