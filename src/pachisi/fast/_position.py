@@ -113,24 +113,28 @@ def _occupy(occ_n: Row, occ: npt.NDArray[np.int32], g: int, sq: int) -> None:
     occ_n[sq] = n + 1
 
 
-@kernel
-def occupancy(st: Row, params: Row, occ_n: Row, occ: npt.NDArray[np.int32]) -> None:
-    """Fill ``occ_n``/``occ``: the pieces on every square, bottom to top under ``top_one``."""
+@inline
+def _fill(st: Row, params: Row, occ_n: Row, occ: npt.NDArray[np.int32], only: int) -> None:
+    """Clear the last fill, then fill the squares with pieces (only ``only``, if it is not
+    -1), bottom to top under ``top_one``."""
     for j in range(occ_n[_USED]):
         occ_n[occ_n[_USED + 1 + j]] = 0
     occ_n[_USED] = 0
     occ_n[SPLIT_CACHE] = 0
-    if params[P_TOP_ONE]:
-        for j in range(st[ORDER_LEN]):
-            g = st[ORDER + j]
-            p = st[POS + g]
-            if 0 < p < HOME:
-                _occupy(occ_n, occ, g, SQUARES[g >> 2, p])
-    else:
-        for g in range(16):
-            p = st[POS + g]
-            if 0 < p < HOME:
-                _occupy(occ_n, occ, g, SQUARES[g >> 2, p])
+    top_one = params[P_TOP_ONE]
+    for j in range(st[ORDER_LEN] if top_one else 16):
+        g = st[ORDER + j] if top_one else j
+        p = st[POS + g]
+        if 0 < p < HOME:
+            sq = SQUARES[g >> 2, p]
+            if only < 0 or sq == only:
+                _occupy(occ_n, occ, g, sq)
+
+
+@kernel
+def occupancy(st: Row, params: Row, occ_n: Row, occ: npt.NDArray[np.int32]) -> None:
+    """Fill ``occ_n``/``occ``: the pieces on every square, bottom to top under ``top_one``."""
+    _fill(st, params, occ_n, occ, -1)
 
 
 @kernel
@@ -139,21 +143,7 @@ def occupancy_at(st: Row, params: Row, occ_n: Row, occ: npt.NDArray[np.int32], s
     all a landing there needs (:func:`landing` looks at its own square only), for a move,
     which resolves one landing and is followed by a full fill before anything else reads
     the board."""
-    for j in range(occ_n[_USED]):
-        occ_n[occ_n[_USED + 1 + j]] = 0
-    occ_n[_USED] = 0
-    occ_n[SPLIT_CACHE] = 0
-    if params[P_TOP_ONE]:
-        for j in range(st[ORDER_LEN]):
-            g = st[ORDER + j]
-            p = st[POS + g]
-            if 0 < p < HOME and SQUARES[g >> 2, p] == sq:
-                _occupy(occ_n, occ, g, sq)
-    else:
-        for g in range(16):
-            p = st[POS + g]
-            if 0 < p < HOME and SQUARES[g >> 2, p] == sq:
-                _occupy(occ_n, occ, g, sq)
+    _fill(st, params, occ_n, occ, sq)
 
 
 @inline
