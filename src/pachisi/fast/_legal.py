@@ -499,10 +499,19 @@ def _parts(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, used: int, wide: 
     plain2 = ((1 << (most2 + 1)) - 1) & ~1
     plain3 = ((1 << (most3 + 1)) - 1) & ~1
     takes0 = takes1 = takes2 = takes3 = 0
+    mine = team(params, m)
     for q in range(occ_n[USED_SQUARES]):
         sq = occ_n[USED_SQUARES + 1 + q]
         t = PROGRESS_ON[m, sq]
         if t < 0:
+            continue
+        # A square without enemies takes a single piece (stacking=all): nothing to ask.
+        enemy = False
+        for e in range(occ_n[sq]):
+            if team(params, occ[sq, e] >> 2) != mine:
+                enemy = True
+                break
+        if not enemy:
             continue
         d0 = _offset(t, p0, most0)
         d1 = _offset(t, p1, most1)
@@ -599,12 +608,33 @@ def split_parts_by_sums(
 
     The parts and sums depend on the position, not on the throw: they are computed once
     per occupancy (:func:`_fill_split_cache`) for all the throws a legal-action list asks
-    about, which it asks highest first."""
-    if occ_n[SPLIT_CACHE] < left:
-        _fill_split_cache(st, params, occ_n, occ, m, left)
+    about, which it asks highest first.
+
+    With at most one unused piece on the board no sum is needed, and half the questions of
+    a random ``wikipedia-full`` game are of that kind: a new split needs two pieces, and the
+    last part of one is the last piece's move of the whole rest."""
     used = st[SPLIT_USED]
     starting = left == v and used == 0
     slot = value_slot(params, v)
+    alone = -1
+    for j in range(4):
+        p = st[POS + 4 * m + j]
+        if not (used >> j) & 1 and 0 < p < HOME:
+            if alone >= 0:
+                alone = 4
+                break
+            alone = j
+    if alone < 0:
+        return n
+    if alone < 4:
+        if first_only or starting:
+            return n
+        if move_legal_inline(st, params, occ_n, occ, m, 4 * m + alone, 1, left):
+            out[n] = part_id(alone, slot, left)
+            n += 1
+        return n
+    if occ_n[SPLIT_CACHE] < left:
+        _fill_split_cache(st, params, occ_n, occ, m, left)
     credit = may_go_home(st, params, m)
     pieces = movable(st, params, m, used)
     for i in range(4):
