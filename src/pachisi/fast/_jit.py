@@ -157,7 +157,23 @@ def _lowest_bit(typingctx: Any, x: Any) -> Any:
     return x(x), codegen
 
 
+def _reverse32(typingctx: Any, x: Any) -> Any:
+    """The low 32 bits of the integer ``x`` in reverse order (bit ``j`` becomes bit
+    ``31 - j``; the higher bits are dropped): one instruction where the machine has one
+    (LLVM's ``bitreverse``)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        low = builder.trunc(args[0], cgutils.int32_t)
+        return builder.zext(builder.bitreverse(low), args[0].type)
+
+    return x(x), codegen
+
+
 popcount = cast(Callable[[int], int], intrinsic(_popcount))
 """The number of set bits of an integer, in compiled code (see :func:`_popcount`)."""
 lowest_bit = cast(Callable[[int], int], intrinsic(_lowest_bit))
 """The index of an integer's lowest set bit, in compiled code (see :func:`_lowest_bit`)."""
+reverse32 = cast(Callable[[int], int], intrinsic(_reverse32))
+"""An integer's low 32 bits reversed, in compiled code (see :func:`_reverse32`)."""

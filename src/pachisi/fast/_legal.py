@@ -23,7 +23,7 @@ from pachisi.fast._codec import (
     move_id,
     part_id,
 )
-from pachisi.fast._jit import inline, jit, kernel, lowest_bit, popcount
+from pachisi.fast._jit import inline, jit, kernel, lowest_bit, popcount, reverse32
 from pachisi.fast._ops import move
 from pachisi.fast._position import (
     HOME,
@@ -646,20 +646,19 @@ def split_parts_by_sums(
         top = left - 1 if starting else left
         home = _cached(occ_n, _HOMES + i) if credit else 0
         tries = (_cached(occ_n, _PLAIN + i) | takes | home) & ((2 << top) - 1)
-        while tries:
-            bit = tries & -tries
-            tries ^= bit
-            k = lowest_bit(bit)
-            captures = (takes & bit) != 0
-            if k == left:
-                if not first_only:
-                    out[n] = part_id(i, slot, k)
-                    n += 1
-                continue
-            reach = total if credit or captures else backed
-            if (reach >> (left - k)) & 1:
-                out[n] = part_id(i, slot, k)
-                n += 1
+        # A part of k < left steps is good when the others can make the other left - k:
+        # bit left - k of their totals, which the totals reversed and shifted put at bit k,
+        # so that all the good parts come out of one mask, shortest first.
+        shift = 31 - left
+        rest = reverse32(total) >> shift
+        rest_backed = rest if credit else reverse32(backed) >> shift
+        good = tries & ((1 << left) - 1) & ((takes & rest) | (~takes & rest_backed))
+        if not first_only:
+            good |= tries & (1 << left)
+        while good:
+            out[n] = part_id(i, slot, lowest_bit(good))
+            n += 1
+            good &= good - 1
     return n
 
 
