@@ -19,6 +19,8 @@ from pachisi.fast._position import (
     landing,
     mover_of,
     occupancy_at,
+    occupancy_fresh,
+    relocate,
     seat_finished,
     team,
     top_piece,
@@ -215,10 +217,14 @@ def move(
     resolving the landing. True if it captured."""
     ludii = params[P_LUDII] == 1
     sq = SQUARES[seat, t] if t != HOME else -1
-    if not ludii and t != HOME:
+    # A scratch that holds the whole board is kept up to date (relocate) rather than
+    # filled again; Ludii's moves never read it.
+    fresh = not ludii and occupancy_fresh(st, params, occ_n)
+    if not ludii and t != HOME and not fresh:
         occupancy_at(st, params, occ_n, occ, sq)
     top = top_piece(st, sq) if ludii and t != HOME else -1
     n_moving = 0
+    frm = 0
     for i in range(4):
         g = 4 * seat + i
         if (gmask >> g) & 1:
@@ -232,6 +238,8 @@ def move(
                 emit(ev, evn, E_FINISH, seat, g)
             n_moving += 1
     if t == HOME:
+        if fresh:
+            relocate(st, params, occ_n, occ, seat, gmask, frm, 0, -1)
         return False
     if ludii:
         # E.2 5a: the top piece of the destination goes back if it is the other team's.
@@ -246,6 +254,8 @@ def move(
         for i in range(4):
             if (gmask >> (4 * seat + i)) & 1:
                 _push_order(st, 4 * seat + i)
+    if fresh:
+        relocate(st, params, occ_n, occ, seat, gmask, frm, captured, sq)
     return captured != 0
 
 
@@ -263,14 +273,15 @@ def place(
 ) -> bool:
     """Bring a waiting piece out to ``t`` (R-GRACE-ENTRY, R-FIRST-PIECE-FREE)."""
     seat = g >> 2
-    if captures:
-        occupancy_at(st, params, occ_n, occ, SQUARES[seat, t])
+    sq = SQUARES[seat, t]
+    fresh = occupancy_fresh(st, params, occ_n)
+    if captures and not fresh:
+        occupancy_at(st, params, occ_n, occ, sq)
     st[POS + g] = t
     st[ENTERED] |= 1 << seat
     emit(ev, evn, E_ENTER, seat, g, 0, t)
     captured = 0
     if captures:
-        sq = SQUARES[seat, t]
         captured = landing(params, occ_n, occ, seat, 1, sq)
         if captured < 0:
             captured = 0
@@ -278,6 +289,8 @@ def place(
             capture(st, params, seat, 1 << g, captured, sq, ev, evn)
     if params[P_TOP_ONE]:
         _push_order(st, g)
+    if fresh:
+        relocate(st, params, occ_n, occ, seat, 1 << g, 0, captured, sq)
     return captured != 0
 
 

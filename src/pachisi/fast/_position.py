@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.fast._jit import inline, kernel
+from pachisi.fast._jit import inline, kernel, lowest_bit
 from pachisi.fast.layout import KILLS, ORDER, ORDER_LEN, POS, REC_FIELDS, REC_LEN, RECS
 from pachisi.fast.params import (
     CASTLE,
@@ -97,10 +97,15 @@ SPLIT_CACHE = _USED + 1 + 16
 occupancy's position are cached in the slots after it, 0 for none
 (:func:`pachisi.fast._legal.split_parts_by_sums`); a new fill clears it."""
 SPLIT_CACHE_SIZE = 1 + 12 + 8
-OCC_N_SIZE = SPLIT_CACHE + SPLIT_CACHE_SIZE
+MEMO = SPLIT_CACHE + SPLIT_CACHE_SIZE
+"""``occ_n[MEMO]`` is 1 + ``top_one`` while ``occ_n``/``occ`` hold the whole occupancy of
+a position whose pieces (and, under ``top_one``, stack order) are kept after it, 0 while
+they do not (:func:`occupancy_fresh`)."""
+_MEMO_POS, _MEMO_ORDER_LEN, _MEMO_ORDER = MEMO + 1, MEMO + 17, MEMO + 18
+OCC_N_SIZE = MEMO + 34
 """The length of an ``occ_n`` scratch array: 96 counts, then how many squares the last
 fill used and which, so that the next fill clears only those (it starts as all zeros),
-then the split cache."""
+then the split cache, then the position the occupancy belongs to."""
 
 
 @inline
@@ -131,19 +136,147 @@ def _fill(st: Row, params: Row, occ_n: Row, occ: npt.NDArray[np.int32], only: in
                 _occupy(occ_n, occ, g, sq)
 
 
+@inline
+def occupancy_fresh(st: Row, params: Row, occ_n: Row) -> bool:
+    """Whether ``occ_n``/``occ`` already hold the whole occupancy of ``st``: they were
+    filled (or kept up to date, :func:`relocate`) for a position with the same pieces on
+    the same progress and, under ``top_one``, the same stack order, which is all the
+    occupancy depends on. The test compares contents, so it holds for any row: a copy, a
+    row of a batch, a row written from Python."""
+    top_one = params[P_TOP_ONE]
+    if occ_n[MEMO] != 1 + top_one:
+        return False
+    diff = 0
+    for g in range(16):
+        diff |= st[POS + g] ^ occ_n[_MEMO_POS + g]
+    if top_one:
+        diff |= st[ORDER_LEN] ^ occ_n[_MEMO_ORDER_LEN]
+        if diff == 0:
+            for j in range(st[ORDER_LEN]):
+                diff |= st[ORDER + j] ^ occ_n[_MEMO_ORDER + j]
+    return diff == 0
+
+
+@inline
+def _remember(st: Row, params: Row, occ_n: Row) -> None:
+    """Record that ``occ_n``/``occ`` hold the whole occupancy of ``st`` as it is now."""
+    occ_n[MEMO] = 1 + params[P_TOP_ONE]
+    for g in range(16):
+        occ_n[_MEMO_POS + g] = st[POS + g]
+    if params[P_TOP_ONE]:
+        occ_n[_MEMO_ORDER_LEN] = st[ORDER_LEN]
+        for j in range(st[ORDER_LEN]):
+            occ_n[_MEMO_ORDER + j] = st[ORDER + j]
+
+
 @kernel
 def occupancy(st: Row, params: Row, occ_n: Row, occ: npt.NDArray[np.int32]) -> None:
-    """Fill ``occ_n``/``occ``: the pieces on every square, bottom to top under ``top_one``."""
+    """Fill ``occ_n``/``occ``: the pieces on every square, bottom to top under ``top_one``;
+    nothing to do when they hold ``st``'s already (:func:`occupancy_fresh`). The split
+    cache is cleared either way: it also depends on more than the occupancy."""
+    occ_n[SPLIT_CACHE] = 0
+    if occupancy_fresh(st, params, occ_n):
+        return
     _fill(st, params, occ_n, occ, -1)
+    _remember(st, params, occ_n)
 
 
 @kernel
 def occupancy_at(st: Row, params: Row, occ_n: Row, occ: npt.NDArray[np.int32], sq: int) -> None:
     """:func:`occupancy` for the square ``sq`` alone, every other square reading as empty:
-    all a landing there needs (:func:`landing` looks at its own square only), for a move,
-    which resolves one landing and is followed by a full fill before anything else reads
-    the board."""
+    all a landing there needs (:func:`landing` looks at its own square only), for a move
+    whose scratch does not hold the whole occupancy already; a full fill follows before
+    anything else reads the board."""
+    occ_n[MEMO] = 0
     _fill(st, params, occ_n, occ, sq)
+
+
+@inline
+def _unoccupy(occ_n: Row, occ: npt.NDArray[np.int32], g: int, sq: int) -> None:
+    """Take piece ``g`` off ``sq``, the others keeping their order."""
+    n = occ_n[sq]
+    found = False
+    for j in range(n):
+        if found:
+            occ[sq, j - 1] = occ[sq, j]
+        elif occ[sq, j] == g:
+            found = True
+    if not found:
+        # Under top_one a fill shows only the pieces of the stack order.
+        return
+    occ_n[sq] = n - 1
+    if n == 1:
+        used = occ_n[_USED]
+        for q in range(used):
+            if occ_n[_USED + 1 + q] == sq:
+                occ_n[_USED + 1 + q] = occ_n[_USED + used]
+                break
+        occ_n[_USED] = used - 1
+
+
+@inline
+def _occupy_in_order(
+    occ_n: Row, occ: npt.NDArray[np.int32], g: int, sq: int, top_one: bool
+) -> None:
+    """Put piece ``g`` on ``sq`` where a fill would: on top under ``top_one`` (it was the
+    last to arrive), else by its number."""
+    n = occ_n[sq]
+    if n == 0:
+        occ_n[_USED + 1 + occ_n[_USED]] = sq
+        occ_n[_USED] += 1
+    j = n
+    if not top_one:
+        while j > 0 and occ[sq, j - 1] > g:
+            occ[sq, j] = occ[sq, j - 1]
+            j -= 1
+    occ[sq, j] = g
+    occ_n[sq] = n + 1
+
+
+@kernel
+def relocate(
+    st: Row,
+    params: Row,
+    occ_n: Row,
+    occ: npt.NDArray[np.int32],
+    seat: int,
+    moved: int,
+    frm: int,
+    captured: int,
+    sq: int,
+) -> None:
+    """Keep a fresh occupancy (:func:`occupancy_fresh`) up to date after a move or an
+    entry, instead of filling it again: ``seat``'s pieces ``moved`` (a mask over all 16)
+    left progress ``frm`` (0: they were waiting) for the square ``sq`` (-1: home), and the
+    pieces ``captured`` left ``sq``. ``st`` is the row after the move; the pieces arrive
+    in the order a fill would put them."""
+    top_one = params[P_TOP_ONE] == 1
+    if 0 < frm < HOME:
+        left = SQUARES[seat, frm]
+        bits = moved
+        while bits:
+            _unoccupy(occ_n, occ, lowest_bit(bits), left)
+            bits &= bits - 1
+    bits = captured
+    while bits:
+        _unoccupy(occ_n, occ, lowest_bit(bits), sq)
+        bits &= bits - 1
+    if sq >= 0:
+        bits = moved
+        while bits:
+            _occupy_in_order(occ_n, occ, lowest_bit(bits), sq, top_one)
+            bits &= bits - 1
+    occ_n[SPLIT_CACHE] = 0
+    # Only the pieces that moved or were captured changed progress.
+    bits = moved | captured
+    while bits:
+        g = lowest_bit(bits)
+        occ_n[_MEMO_POS + g] = st[POS + g]
+        bits &= bits - 1
+    if top_one:
+        occ_n[_MEMO_ORDER_LEN] = st[ORDER_LEN]
+        for j in range(st[ORDER_LEN]):
+            occ_n[_MEMO_ORDER + j] = st[ORDER + j]
 
 
 @inline
