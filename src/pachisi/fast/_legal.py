@@ -33,6 +33,7 @@ from pachisi.fast._position import (
     USED_SQUARES,
     in_values,
     landing,
+    landing_inline,
     may_go_home,
     mover_of,
     occupancy,
@@ -157,7 +158,7 @@ def move_legal_inline(
         return False
     if t == HOME:
         return may_go_home(st, params, g >> 2)
-    return landing(params, occ_n, occ, m, n_moving, SQUARES[m, t]) >= 0
+    return landing_inline(params, occ_n, occ, m, n_moving, SQUARES[m, t]) >= 0
 
 
 @inline
@@ -447,6 +448,17 @@ def _spread(sums: int, parts: int, limit: int) -> int:
     return out & limit
 
 
+@inline
+def _sums(choices: tuple[int, int, int, int], skip: int, skip_too: int, limit: int) -> int:
+    """Every total the pieces other than ``skip`` and ``skip_too`` can make, each adding
+    one of its ``choices`` (a mask over steps that includes 0), up to ``limit``."""
+    out = 1
+    for j in range(4):
+        if j != skip and j != skip_too and choices[j] != 1:
+            out = _spread(out, choices[j], limit)
+    return out
+
+
 _PLAIN, _TAKES, _HOMES = SPLIT_CACHE + 1, SPLIT_CACHE + 5, SPLIT_CACHE + 9
 _TOTAL, _BACKED = SPLIT_CACHE + 13, SPLIT_CACHE + 17
 
@@ -557,34 +569,31 @@ def _fill_split_cache(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, wide: 
              _cached(occ_n, _TAKES + 3))  # fmt: skip
     home = (_cached(occ_n, _HOMES), _cached(occ_n, _HOMES + 1), _cached(occ_n, _HOMES + 2),
             _cached(occ_n, _HOMES + 3))  # fmt: skip
+    # Each piece gives at most one part: every piece's choices, nothing included (bit 0).
+    full = (1 | plain[0] | takes[0] | home[0], 1 | plain[1] | takes[1] | home[1],
+            1 | plain[2] | takes[2] | home[2], 1 | plain[3] | takes[3] | home[3])  # fmt: skip
+    homeless = (1 | plain[0] | takes[0], 1 | plain[1] | takes[1], 1 | plain[2] | takes[2],
+                1 | plain[3] | takes[3])  # fmt: skip
     pieces = movable(st, params, m, used)
     for i in range(4):
         if not (pieces >> i) & 1:
             continue
-        # Totals the other unused pieces can make: with a credit (or with no part home in
-        # reach) one set; without, by whether they include a part home and a capture:
-        # ``none``, ``cap``, ``home_only``, ``both``.
+        total = _sums(full, i, i, limit)
         homes = 0
         for j in range(4):
             if j != i:
                 homes |= home[j]
-        none, cap, home_only, both = 1, 0, 0, 0
-        for j in range(4):
-            if j == i:
-                continue
-            if credit or not homes:
-                none |= _spread(none, plain[j] | takes[j] | home[j], limit)
-                continue
-            was_none, was_cap, was_home, was_both = none, cap, home_only, both
-            none = was_none | _spread(was_none, plain[j], limit)
-            cap = was_cap | _spread(was_cap, plain[j], limit)
-            cap |= _spread(was_none | was_cap, takes[j], limit)
-            home_only = was_home | _spread(was_home, plain[j], limit)
-            home_only |= _spread(was_none | was_home, home[j], limit)
-            both = was_both | _spread(was_both, plain[j] | takes[j] | home[j], limit)
-            both |= _spread(was_home, takes[j], limit) | _spread(was_cap, home[j], limit)
-        occ_n[_TOTAL + i] = none | cap | home_only | both
-        occ_n[_BACKED + i] = none | cap | both
+        if credit or not homes:
+            backed = total
+        else:
+            # Without a credit a total is backed when it takes no piece home, or when one
+            # of its parts captures (whatever the others do).
+            backed = _sums(homeless, i, i, limit)
+            for j in range(4):
+                if j != i and takes[j]:
+                    backed |= _spread(takes[j], _sums(full, i, j, limit), limit)
+        occ_n[_TOTAL + i] = total
+        occ_n[_BACKED + i] = backed
     occ_n[SPLIT_CACHE] = wide
 
 

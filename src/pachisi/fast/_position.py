@@ -344,6 +344,14 @@ def landing(
     R-MOVE item 4, R-CASTLE-BLOCK, R-CASTLE-SAFE, R-CAPTURE, V-STACK-RESTRICTED,
     V-STACK-IMMUNE and V-BLOCKADE, as :func:`pachisi.rules._position.landing`.
     """
+    return landing_inline(params, occ_n, occ, seat, n_moving, sq)
+
+
+@inline
+def landing_inline(
+    params: Row, occ_n: Row, occ: npt.NDArray[np.int32], seat: int, n_moving: int, sq: int
+) -> int:
+    """:func:`landing`, inlined where every legal list asks it: a piece's move."""
     n = occ_n[sq]
     mine = team(params, seat)
     enemies = 0
