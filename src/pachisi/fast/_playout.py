@@ -17,7 +17,7 @@ from pachisi.fast._legal import Pool, legal_inline, new_pool
 from pachisi.fast._ops import E_CAPTURE
 from pachisi.fast._position import HOME, LAST_SQUARE, OCC_N_SIZE
 from pachisi.fast._rng import randbelow, seed_mt, splitmix64, throw_cowries
-from pachisi.fast._step import action_inline, apply_action, chance_inline
+from pachisi.fast._step import action_inline, apply_action, chance_inline, throw_inline
 from pachisi.fast.layout import (
     OVER_STAGE,
     OVERFLOW,
@@ -219,6 +219,8 @@ def _play(
     half = params[P_HALF] == 1
     throws = 0
     actions = 0
+    # Whether R-DEADLOCK has been checked since a piece last moved (every action checks).
+    settled = False
     while (
         st[STAGE] != OVER_STAGE
         and st[TURN] <= max_turns
@@ -228,7 +230,11 @@ def _play(
         stage = st[STAGE]
         if stage in (THROW_STAGE, THROW_OFF_STAGE):
             k = throw_cowries(mt_throws, cowries, half, p)
-            chance_inline(st, params, k, ev, evn)
+            if settled:
+                throw_inline(st, params, k, ev, evn)
+            else:
+                chance_inline(st, params, k, ev, evn)
+                settled = True
             throws += 1
             continue
         n = legal_inline(st, params, occ_n, occ, acts, pool)
@@ -237,6 +243,7 @@ def _play(
         else:
             j = randbelow(mt_choices, n)
         action_inline(st, params, acts[j], occ_n, occ, ev, evn)
+        settled = True
         actions += 1
     stats[0] = throws
     stats[1] = actions

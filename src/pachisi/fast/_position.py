@@ -27,8 +27,10 @@ from pachisi.fast.params import (
     P_STACKING,
     P_TABLE,
     P_TOP_ONE,
+    P_VALUE_SLOT,
     PRIVATE,
     SQUARES,
+    VALUE_SLOTS,
 )
 
 Row = npt.NDArray[np.int32]
@@ -47,17 +49,18 @@ def team(params: Row, seat: int) -> int:
 
 @inline
 def in_values(params: Row, mask: int, v: int) -> bool:
-    """Whether the throw value ``v`` is in the value set given as a mask over ``k``."""
-    for k in range(params[P_COWRIES] + 1):
-        if params[P_TABLE + k] == v:
-            return (mask >> k) & 1 == 1
-    return False
+    """Whether the throw value ``v`` is in the value set given as a mask over ``k``: the
+    bit of ``v``'s slot, since a set's mask has the bits of every ``k`` that throws it."""
+    slot = value_slot(params, v)
+    return slot >= 0 and (mask >> slot) & 1 == 1
 
 
 @inline
 def value_slot(params: Row, v: int) -> int:
     """The lowest ``k`` whose throw has the value ``v`` (-1 if none): the action codec's
     name for a value."""
+    if 0 <= v < VALUE_SLOTS:
+        return int(params[P_VALUE_SLOT + v])
     for k in range(params[P_COWRIES] + 1):
         if params[P_TABLE + k] == v:
             return k

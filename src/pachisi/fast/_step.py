@@ -144,6 +144,14 @@ def chance_inline(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
     _settle(st, params, ev, evn)
 
 
+@inline
+def throw_inline(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
+    """:func:`chance_inline` without R-DEADLOCK's check, for a game loop that has made the
+    check since the last piece moved: a throw moves no piece and credits no kill, so the
+    check would answer as it did then."""
+    _throw(st, params, k, ev, evn)
+
+
 @kernel
 def apply_chance(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
     """Apply a throw with ``k`` cowries mouth up."""

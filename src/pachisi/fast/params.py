@@ -82,7 +82,12 @@ P_BLOCKADE: Final = 42
 P_DRAWS: Final = 43
 P_HALF: Final = 44
 P_STACK_SET: Final = 45  # 96 flags: sharing allowed on the square
-PARAMS_SIZE: Final = P_STACK_SET + NUM_SQUARES
+P_VALUE_SLOT: Final = P_STACK_SET + NUM_SQUARES  # VALUE_SLOTS entries: see below
+VALUE_SLOTS: Final = 65
+"""``params[P_VALUE_SLOT + v]`` is the slot of the throw value ``v`` (the lowest ``k``
+that throws it), -1 for a value no throw has, for ``v`` below this; the kernels ask it at
+every throw and every legal list, so a lookup replaces a search of the table."""
+PARAMS_SIZE: Final = P_VALUE_SLOT + VALUE_SLOTS
 
 _CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "entry_mode": ("consume", "consume_plus_move", "count_from_charkoni"),
@@ -159,6 +164,10 @@ def compile_ruleset(r: Ruleset) -> tuple[npt.NDArray[np.int32], float]:
     p[P_BLOCKADE] = r.blockade
     p[P_DRAWS] = r.draws_on_deadlock
     p[P_HALF] = r.p_mouth_up == HALF
+    p[P_VALUE_SLOT : P_VALUE_SLOT + VALUE_SLOTS] = -1
+    for k in range(r.cowries, -1, -1):
+        if 0 <= r.score_table[k] < VALUE_SLOTS:
+            p[P_VALUE_SLOT + r.score_table[k]] = k
     return p, float(r.p_mouth_up)
 
 
