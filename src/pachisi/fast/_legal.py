@@ -30,7 +30,6 @@ from pachisi.fast._position import (
     LAST_SQUARE,
     OCC_N_SIZE,
     SPLIT_CACHE,
-    USED_SQUARES,
     in_values,
     landing,
     landing_inline,
@@ -265,7 +264,7 @@ def value_uses(
             n += 1
     if params[P_SPLIT] == 2:
         n = _group_uses(st, params, occ_n, occ, m, steps, slot, out, n)
-    if params[P_SPLIT] == 1 and not bonus and v >= 2:
+    if params[P_SPLIT] == 1 and not bonus and v >= 2 and _two_on_board(st, m):
         n = _split_parts(st, params, occ_n, occ, m, v, v, out, n, True, pool)
     free = -1
     if not (st[ENTERED] >> m) & 1 and params[P_FIRST_FREE] != 2:
@@ -287,6 +286,16 @@ def value_uses(
         out[n] = enter
         n += 1
     return n
+
+
+@inline
+def _two_on_board(st: Row, m: int) -> bool:
+    """Whether two or more of ``m``'s pieces are on the board: a new split needs them."""
+    count = 0
+    for i in range(4):
+        if 0 < st[POS + 4 * m + i] < HOME:
+            count += 1
+    return count >= 2
 
 
 @kernel
@@ -499,9 +508,9 @@ def _parts(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, used: int, wide: 
     over steps: plain landings, landings that capture, and the part that takes it home
     (none for a piece not on the board or already used).
 
-    Under stacking=all an empty square takes any single piece, so only the squares that
-    hold pieces need a look, each once: what a single piece's landing there does is the
-    same for every piece that can reach it."""
+    Under stacking=all a square without enemies takes any single piece, so only the
+    squares that hold enemies need a look, each once: what a single piece's landing there
+    does is the same for every piece that can reach it."""
     p0, most0 = _reach_of(st, m, 0, used, wide)
     p1, most1 = _reach_of(st, m, 1, used, wide)
     p2, most2 = _reach_of(st, m, 2, used, wide)
@@ -512,18 +521,24 @@ def _parts(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, used: int, wide: 
     plain3 = ((1 << (most3 + 1)) - 1) & ~1
     takes0 = takes1 = takes2 = takes3 = 0
     mine = team(params, m)
-    for q in range(occ_n[USED_SQUARES]):
-        sq = occ_n[USED_SQUARES + 1 + q]
+    # A square without enemies takes a single piece (stacking=all): only the enemies'
+    # squares need a look, each once (``seen``, two words of square bits).
+    seen_low = seen_high = 0
+    for g in range(16):
+        pg = st[POS + g]
+        if not 0 < pg < HOME or team(params, g >> 2) == mine:
+            continue
+        sq = SQUARES[g >> 2, pg]
+        if sq < 64:
+            if (seen_low >> sq) & 1:
+                continue
+            seen_low |= 1 << sq
+        else:
+            if (seen_high >> (sq - 64)) & 1:
+                continue
+            seen_high |= 1 << (sq - 64)
         t = PROGRESS_ON[m, sq]
         if t < 0:
-            continue
-        # A square without enemies takes a single piece (stacking=all): nothing to ask.
-        enemy = False
-        for e in range(occ_n[sq]):
-            if team(params, occ[sq, e] >> 2) != mine:
-                enemy = True
-                break
-        if not enemy:
             continue
         d0 = _offset(t, p0, most0)
         d1 = _offset(t, p1, most1)
