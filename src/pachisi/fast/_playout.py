@@ -156,33 +156,6 @@ def new_work() -> Work:
     )
 
 
-@jit
-def play(
-    st: Row,
-    params: Row,
-    p: float,
-    weights: Floats,
-    hit: Floats,
-    bots: Row,
-    mt_throws: MT,
-    mt_choices: MT,
-    max_turns: int,
-    max_steps: int,
-    stats: Row,
-) -> None:
-    """Play ``st`` on to the end (or a cap): :func:`pachisi.simulate.play_game`.
-
-    ``bots[seat]`` is the player of each seat; ``stats`` gets throws, actions and capture
-    events. The game stops early if it overflows its row (``OVERFLOW``).
-    """
-    work = new_work()
-    evn = np.zeros(2, dtype=np.int32)
-    _play(
-        st, params, p, weights, hit, bots, mt_throws, mt_choices, max_turns, max_steps,
-        stats, work, evn,
-    )  # fmt: skip
-
-
 @kernel
 def _play(
     st: Row,
@@ -199,7 +172,13 @@ def _play(
     owned: Work,
     evn: Row,
 ) -> None:
-    """:func:`play`'s loop, on borrowed views of its arrays (which :func:`play` owns)."""
+    """Play ``st`` on to the end (or a cap): :func:`pachisi.simulate.play_game`.
+
+    ``bots[seat]`` is the player of each seat; ``stats`` gets throws, actions and capture
+    events. The game stops early if it overflows its row (``OVERFLOW``). ``owned`` and
+    ``evn`` are the caller's buffers (:func:`new_work`, the event counts, which the caller
+    zeroes); the loop works on borrowed views of all its arrays, which the caller keeps
+    alive."""
     st = borrow(st)
     params = borrow(params)
     weights = borrow(weights)
@@ -250,7 +229,7 @@ def _play(
     stats[2] = evn[1]
 
 
-@kernel
+@jit
 def play_many(
     rows: Row,
     params: Row,
@@ -264,11 +243,17 @@ def play_many(
     max_steps: int,
     stats: Row,
 ) -> None:
-    """:func:`play` for every row of a batch, each with its own pair of generators."""
+    """:func:`_play` for every row of a batch, each with its own pair of generators; the
+    games share one set of buffers (nothing in them carries from one game to the next: the
+    occupancy knows which position it holds, the rest is written before it is read)."""
+    work = new_work()
+    evn = np.zeros(2, dtype=np.int32)
     for i in range(rows.shape[0]):
-        play(
+        evn[0] = 0
+        evn[1] = 0
+        _play(
             rows[i], params, p, weights, hit, bots, mt_throws[i], mt_choices[i],
-            max_turns, max_steps, stats[i],
+            max_turns, max_steps, stats[i], work, evn,
         )  # fmt: skip
 
 
@@ -285,15 +270,19 @@ def play_seeded(
     max_steps: int,
     stats: Row,
 ) -> None:
-    """:func:`play` for every row, game ``j`` with two generators seeded from ``(seed, j)``
+    """:func:`_play` for every row, game ``j`` with two generators seeded from ``(seed, j)``
     (``seed_mt(splitmix64(seed * 2**20 + 2 j))`` for the throws, ``+ 1`` for the choices)."""
     mt_throws = np.empty(625, dtype=np.uint32)
     mt_choices = np.empty(625, dtype=np.uint32)
+    work = new_work()
+    evn = np.zeros(2, dtype=np.int32)
     for j in range(rows.shape[0]):
         base = (seed << 20) + 2 * j
         seed_mt(mt_throws, splitmix64(base))
         seed_mt(mt_choices, splitmix64(base + 1))
-        play(
+        evn[0] = 0
+        evn[1] = 0
+        _play(
             rows[j], params, p, weights, hit, bots, mt_throws, mt_choices, max_turns,
-            max_steps, stats[j],
+            max_steps, stats[j], work, evn,
         )  # fmt: skip
