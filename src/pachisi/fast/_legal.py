@@ -233,12 +233,32 @@ def value_uses(
     steps = v + bonus
     slot = value_slot(params, v)
     pieces = movable(st, params, m, 0)
+    # Where the throw's parts will be summed, the sums' cache of every piece's single
+    # moves answers the whole throw's moves too (the same landings, looked at once).
+    split = (
+        params[P_SPLIT] == 1
+        and not bonus
+        and v >= 2
+        and parts_independent(params, v)
+        and _two_on_board(st, m)
+    )
+    credit = False
+    if split:
+        if occ_n[SPLIT_CACHE] < v:
+            _fill_split_cache(st, params, occ_n, occ, m, v)
+        credit = may_go_home(st, params, m)
     for i in range(4):
         if not (pieces >> i) & 1:
             continue
         g = 4 * m + i
         p = st[POS + g]
-        if move_legal_inline(st, params, occ_n, occ, m, g, 1, steps):
+        if split:
+            home = _cached(occ_n, _HOMES + i) if credit else 0
+            reach = _cached(occ_n, _PLAIN + i) | _cached(occ_n, _TAKES + i) | home
+            legal = (reach >> steps) & 1 == 1
+        else:
+            legal = move_legal_inline(st, params, occ_n, occ, m, g, 1, steps)
+        if legal:
             out[n] = move_id(i, slot)
             n += 1
         if params[P_EXTRA_LAP] and not (st[LAPS] >> g) & 1 and p <= 75 and p + steps >= 76:
@@ -264,7 +284,7 @@ def value_uses(
             n += 1
     if params[P_SPLIT] == 2:
         n = _group_uses(st, params, occ_n, occ, m, steps, slot, out, n)
-    if params[P_SPLIT] == 1 and not bonus and v >= 2 and _two_on_board(st, m):
+    if params[P_SPLIT] == 1 and not bonus and v >= 2 and (split or _two_on_board(st, m)):
         n = _split_parts(st, params, occ_n, occ, m, v, v, out, n, True, pool)
     free = -1
     if not (st[ENTERED] >> m) & 1 and params[P_FIRST_FREE] != 2:
@@ -525,8 +545,10 @@ def _parts(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, used: int, wide: 
     # squares need a look, each once (``seen``, two words of square bits).
     seen_low = seen_high = 0
     for g in range(16):
+        if team(params, g >> 2) == mine:
+            continue
         pg = st[POS + g]
-        if not 0 < pg < HOME or team(params, g >> 2) == mine:
+        if not 0 < pg < HOME:
             continue
         sq = SQUARES[g >> 2, pg]
         if sq < 64:
