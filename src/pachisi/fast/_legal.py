@@ -233,15 +233,11 @@ def value_uses(
     steps = v + bonus
     slot = value_slot(params, v)
     pieces = movable(st, params, m, 0)
-    # Where the throw's parts will be summed, the sums' cache of every piece's single
-    # moves answers the whole throw's moves too (the same landings, looked at once).
-    split = (
-        params[P_SPLIT] == 1
-        and not bonus
-        and v >= 2
-        and parts_independent(params, v)
-        and _two_on_board(st, m)
-    )
+    # A new split needs two pieces on the board. Where its parts will be summed, the
+    # sums' cache of every piece's single moves answers the whole throw's moves too (the
+    # same landings, looked at once).
+    splits = params[P_SPLIT] == 1 and not bonus and v >= 2 and _two_on_board(st, m)
+    split = splits and parts_independent(params, v)
     credit = False
     if split:
         if occ_n[SPLIT_CACHE] < v:
@@ -284,7 +280,7 @@ def value_uses(
             n += 1
     if params[P_SPLIT] == 2:
         n = _group_uses(st, params, occ_n, occ, m, steps, slot, out, n)
-    if params[P_SPLIT] == 1 and not bonus and v >= 2 and (split or _two_on_board(st, m)):
+    if splits:
         n = _split_parts(st, params, occ_n, occ, m, v, v, out, n, True, pool)
     free = -1
     if not (st[ENTERED] >> m) & 1 and params[P_FIRST_FREE] != 2:
