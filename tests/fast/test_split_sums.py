@@ -19,7 +19,7 @@ import pytest
 
 from pachisi.fast import _legal, _position
 from pachisi.fast.convert import to_row
-from pachisi.fast.layout import SEAT
+from pachisi.fast.layout import SEAT, SPLIT_USED
 from pachisi.fast.params import compile_ruleset
 from pachisi.rules import cowries, engine
 from pachisi.rules.ruleset import parse_ruleset
@@ -59,12 +59,13 @@ def _compare(state: State, params: np.ndarray, w: Scratch) -> tuple[int, str]:
         if not _legal.parts_independent(params, v):
             continue
         _position.occupancy(row, params, w.occ_n, w.occ)
+        pieces = _legal.movable(row, params, m, int(row[SPLIT_USED]))
         n = _legal.split_parts_by_sums(
-            row, params, w.occ_n, w.occ, m, v, left, w.out, 0, first_only
+            row, params, w.occ_n, w.occ, m, v, left, w.out, 0, first_only, pieces
         )
         by_sums = [int(a) for a in w.out[:n]]
         n = _legal.split_parts_by_search(
-            row, params, w.occ_n, w.occ, m, v, left, w.out, 0, first_only, w.pool
+            row, params, w.occ_n, w.occ, m, v, left, w.out, 0, first_only, w.pool, pieces
         )
         by_search = [int(a) for a in w.out[:n]]
         asked += 1

@@ -241,7 +241,7 @@ def value_uses(
     credit = False
     if split:
         if occ_n[SPLIT_CACHE] < v:
-            _fill_split_cache(st, params, occ_n, occ, m, v)
+            _fill_split_cache(st, params, occ_n, occ, m, v, pieces)
         credit = may_go_home(st, params, m)
     for i in range(4):
         if not (pieces >> i) & 1:
@@ -281,7 +281,7 @@ def value_uses(
     if params[P_SPLIT] == 2:
         n = _group_uses(st, params, occ_n, occ, m, steps, slot, out, n)
     if splits:
-        n = _split_parts(st, params, occ_n, occ, m, v, v, out, n, True, pool)
+        n = _split_parts(st, params, occ_n, occ, m, v, v, out, n, True, pool, pieces)
     free = -1
     if not (st[ENTERED] >> m) & 1 and params[P_FIRST_FREE] != 2:
         free = _free_use(st, params, occ_n, occ, m, v, bonus)
@@ -420,18 +420,22 @@ def _split_parts(
     n: int,
     first_only: bool,
     pool: Pool,
+    pieces: int,
 ) -> int:
     """Parts of ``left`` steps (of the throw ``v``) that still lead to a full split.
 
     ``first_only``: the first parts of a new split, which are shorter than the throw.
+    ``pieces``: the candidates, :func:`movable` of the pieces the split has not used.
     Where the parts cannot affect each other's legality (:func:`parts_independent`) the
     answer comes from sums of allowed parts (:func:`split_parts_by_sums`), else from a
     search that plays the parts out (:func:`split_parts_by_search`); both list the same
     parts in the same order.
     """
     if parts_independent(params, v):
-        return split_parts_by_sums(st, params, occ_n, occ, m, v, left, out, n, first_only)
-    return split_parts_by_search(st, params, occ_n, occ, m, v, left, out, n, first_only, pool)
+        return split_parts_by_sums(st, params, occ_n, occ, m, v, left, out, n, first_only, pieces)
+    return split_parts_by_search(
+        st, params, occ_n, occ, m, v, left, out, n, first_only, pool, pieces
+    )
 
 
 @inline
@@ -586,12 +590,15 @@ def _parts(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, used: int, wide: 
 
 
 @kernel
-def _fill_split_cache(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, wide: int) -> None:
+def _fill_split_cache(
+    st: Row, params: Row, occ_n: Row, occ: Occ, m: int, wide: int, pieces: int
+) -> None:
     """Cache, for the position of this occupancy and rests of up to ``wide`` steps, every
-    unused piece's parts (plain, capturing, home) and the totals the other pieces can make:
-    all of them (``total``), and those that need no kill credit or bring their own capture
-    (``backed``). A shorter rest masks them: totals only grow as parts are added, so none
-    of a shorter rest is lost."""
+    unused piece's parts (plain, capturing, home) and, for each of ``pieces`` (the unused
+    ones, :func:`movable`), the totals the other pieces can make: all of them (``total``),
+    and those that need no kill credit or bring their own capture (``backed``). A shorter
+    rest masks them: totals only grow as parts are added, so none of a shorter rest is
+    lost."""
     used = st[SPLIT_USED]
     limit = (1 << (wide + 1)) - 1
     credit = may_go_home(st, params, m)
@@ -607,7 +614,6 @@ def _fill_split_cache(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, wide: 
             1 | plain[2] | takes[2] | home[2], 1 | plain[3] | takes[3] | home[3])  # fmt: skip
     homeless = (1 | plain[0] | takes[0], 1 | plain[1] | takes[1], 1 | plain[2] | takes[2],
                 1 | plain[3] | takes[3])  # fmt: skip
-    pieces = movable(st, params, m, used)
     for i in range(4):
         if not (pieces >> i) & 1:
             continue
@@ -642,6 +648,7 @@ def split_parts_by_sums(
     out: Row,
     n: int,
     first_only: bool,
+    pieces: int,
 ) -> int:
     """:func:`split_parts_by_search`'s answer where parts are independent
     (:func:`parts_independent`): the rest of a throw can be shared out exactly when it is a
@@ -676,9 +683,8 @@ def split_parts_by_sums(
             n += 1
         return n
     if occ_n[SPLIT_CACHE] < left:
-        _fill_split_cache(st, params, occ_n, occ, m, left)
+        _fill_split_cache(st, params, occ_n, occ, m, left, pieces)
     credit = may_go_home(st, params, m)
-    pieces = movable(st, params, m, used)
     for i in range(4):
         if not (pieces >> i) & 1:
             continue
@@ -717,13 +723,13 @@ def split_parts_by_search(
     n: int,
     first_only: bool,
     pool: Pool,
+    pieces: int,
 ) -> int:
     """:func:`_split_parts` by playing the parts out: each candidate part is made on a copy
     and the rest searched depth first (:func:`_completable`)."""
     used = st[SPLIT_USED]
     starting = left == v and used == 0
     slot = value_slot(params, v)
-    pieces = movable(st, params, m, used)
     for i in range(4):
         if not (pieces >> i) & 1:
             continue
@@ -907,9 +913,11 @@ def legal_inline(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row, pool: Poo
             return n + 1
         occupancy(st, params, occ_n, occ)
         if st[SPLIT_LEFT]:
+            pieces = movable(st, params, m, st[SPLIT_USED])
             return _split_parts(
-                st, params, occ_n, occ, m, st[SPLIT_VALUE], st[SPLIT_LEFT], out, 0, False, pool
-            )
+                st, params, occ_n, occ, m, st[SPLIT_VALUE], st[SPLIT_LEFT], out, 0, False, pool,
+                pieces,
+            )  # fmt: skip
         if params[P_FIRST_FREE] == 3 and not (st[ENTERED] >> m) & 1:
             free = _free_use(st, params, occ_n, occ, m, v, 0)
             if free < 0:
@@ -926,9 +934,11 @@ def legal_inline(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row, pool: Poo
     if stage == SPEND_STAGE:
         occupancy(st, params, occ_n, occ)
         if st[SPLIT_LEFT]:
+            pieces = movable(st, params, m, st[SPLIT_USED])
             return _split_parts(
-                st, params, occ_n, occ, m, st[SPLIT_VALUE], st[SPLIT_LEFT], out, 0, False, pool
-            )
+                st, params, occ_n, occ, m, st[SPLIT_VALUE], st[SPLIT_LEFT], out, 0, False, pool,
+                pieces,
+            )  # fmt: skip
         n = 0
         done = 0
         for _ in range(st[ITEMS_LEN]):

@@ -450,7 +450,7 @@ def seat_blocked(st: Row, params: Row, seat: int) -> bool:
     return True
 
 
-@kernel
+@inline
 def every_side_blocked(st: Row, params: Row) -> bool:
     if params[P_KBH] == 0:
         return False

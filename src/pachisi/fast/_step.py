@@ -233,7 +233,7 @@ def _throw_off(st: Row, params: Row, k: int, v: int, ev: Events, evn: Row) -> No
     begin_phase(st, params)
 
 
-@kernel
+@inline
 def _collect_throw(st: Row, params: Row, v: int, ev: Events, evn: Row) -> None:
     """One throw of a throwing phase in collect mode (C.10b step 2)."""
     seat = st[SEAT]
@@ -505,7 +505,7 @@ def _remove_item(st: Row, v: int) -> None:
             return
 
 
-@kernel
+@inline
 def _after_spend(
     st: Row,
     params: Row,
