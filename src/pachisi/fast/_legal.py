@@ -636,7 +636,7 @@ def _fill_split_cache(
     occ_n[SPLIT_CACHE] = wide
 
 
-@kernel
+@inline
 def split_parts_by_sums(
     st: Row,
     params: Row,

@@ -17,7 +17,7 @@ from pachisi.fast._legal import Pool, legal_inline, new_pool
 from pachisi.fast._ops import E_CAPTURE
 from pachisi.fast._position import HOME, LAST_SQUARE, OCC_N_SIZE
 from pachisi.fast._rng import randbelow, seed_mt, splitmix64, throw_cowries
-from pachisi.fast._step import action_inline, apply_action, chance_inline, throw_inline
+from pachisi.fast._step import apply_action, chance_inline, play_inline, throw_inline
 from pachisi.fast.layout import (
     OVER_STAGE,
     OVERFLOW,
@@ -198,7 +198,7 @@ def _play(
     half = params[P_HALF] == 1
     throws = 0
     actions = 0
-    # Whether R-DEADLOCK has been checked since a piece last moved (every action checks).
+    # Whether R-DEADLOCK has been checked since anything it looks at last changed.
     settled = False
     while (
         st[STAGE] != OVER_STAGE
@@ -221,7 +221,7 @@ def _play(
             j = greedy_choice(st, params, weights, hit, acts, n, mt_choices, work)
         else:
             j = randbelow(mt_choices, n)
-        action_inline(st, params, acts[j], occ_n, occ, ev, evn)
+        play_inline(st, params, acts[j], occ_n, occ, ev, evn, settled)
         settled = True
         actions += 1
     stats[0] = throws

@@ -290,6 +290,24 @@ def action_inline(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events
     _settle(st, params, ev, evn)
 
 
+@inline
+def play_inline(
+    st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events, evn: Row, settled: bool
+) -> None:
+    """:func:`action_inline` for a game loop that has made R-DEADLOCK's check since the
+    last action that changed what it looks at (``settled``): then an action that captured
+    nothing and took no piece beyond progress 75 skips the check, which would answer as it
+    did. The check looks at kill credits (only a capture changes them), which pieces stand
+    at or below progress 75 or 76 (a capture sends pieces back to 0; a move forwards changes
+    the answer only by passing 75) and which seats are home (past 75 too)."""
+    m = mover_of(st, params, st[SEAT])
+    captures = evn[1]
+    _act(st, params, a, occ_n, occ, ev, evn)
+    piece = decode(a)[1]
+    if not settled or evn[1] != captures or (piece >= 0 and st[POS + 4 * m + piece] > 75):
+        _settle(st, params, ev, evn)
+
+
 @kernel
 def apply_action(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events, evn: Row) -> None:
     """Apply the legal action ``a`` (an id of :mod:`pachisi.fast._codec`)."""
@@ -534,11 +552,13 @@ def _after_spend(
         st[SPLIT_USED] = (old_split_used | (1 << piece)) if left else 0
     else:
         _remove_item(st, v)
-    if check_win(st, params, ev, evn):
-        return
-    if seat_done(st, params):
-        end_turn(st, params, ev, evn)
-        return
+    # A side wins, and a seat is done, only when a piece reaches home: this one, if it did.
+    if piece >= 0 and st[POS + 4 * mover_of(st, params, st[SEAT]) + piece] == HOME:
+        if check_win(st, params, ev, evn):
+            return
+        if seat_done(st, params):
+            end_turn(st, params, ev, evn)
+            return
     if st[SPLIT_LEFT]:
         return
     if not st[ITEMS_LEN] and not st[PYADAS]:
