@@ -68,6 +68,7 @@ from pachisi.fast.params import (
     P_EXTRA_LAP,
     P_FIRST_FREE,
     P_GRACE_MUST_ENTER,
+    P_INDIVIDUAL,
     P_KBH,
     P_LSE,
     P_LSE_LUDII,
@@ -540,13 +541,16 @@ def _parts(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, used: int, wide: 
     plain2 = ((1 << (most2 + 1)) - 1) & ~1
     plain3 = ((1 << (most3 + 1)) - 1) & ~1
     takes0 = takes1 = takes2 = takes3 = 0
-    mine = team(params, m)
     # A square without enemies takes a single piece (stacking=all): only the enemies'
     # squares need a look, each once (``seen``, two words of square bits).
+    if params[P_INDIVIDUAL]:
+        enemies = 0xFFFF & ~(0xF << (4 * m))
+    else:
+        enemies = (0xF << (4 * ((m + 1) & 3))) | (0xF << (4 * ((m + 3) & 3)))
     seen_low = seen_high = 0
-    for g in range(16):
-        if team(params, g >> 2) == mine:
-            continue
+    while enemies:
+        g = lowest_bit(enemies)
+        enemies &= enemies - 1
         pg = st[POS + g]
         if not 0 < pg < HOME:
             continue

@@ -318,7 +318,7 @@ def _close_windows(st: Row, seat: int) -> None:
         r += 1
 
 
-@kernel
+@inline
 def begin_phase(st: Row, params: Row) -> None:
     """A new throwing phase; in collect mode its flags (C.10b step 2)."""
     st[STAGE] = THROW_STAGE
@@ -345,13 +345,16 @@ def begin_phase(st: Row, params: Row) -> None:
 @kernel
 def end_turn(st: Row, params: Row, ev: Events, evn: Row) -> None:
     """Pass the turn on, skipping finished seats under ``skip`` (R-ORDER, R-FINISHED-SEAT)."""
-    _close_windows(st, st[SEAT])
+    # Capture records are rare: most turns have no window to close.
+    if st[REC_LEN]:
+        _close_windows(st, st[SEAT])
     seat = st[SEAT]
     for _ in range(4):
         seat = (seat + 1) % 4
         if _takes_turns(st, params, seat):
             break
-        _close_windows(st, seat)
+        if st[REC_LEN]:
+            _close_windows(st, seat)
     st[SEAT] = seat
     st[TURN] += 1
     st[THROW_K] = -1

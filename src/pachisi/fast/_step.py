@@ -100,7 +100,7 @@ Occ = npt.NDArray[np.int32]
 Events = npt.NDArray[np.int32]
 
 
-@kernel
+@inline
 def _run_class(params: Row, v: int) -> int:
     """The triple-cancel class of a value, as :meth:`Ruleset.run_class`."""
     if params[P_TRIPLE] == 2:
@@ -114,7 +114,7 @@ def _run_class(params: Row, v: int) -> int:
     return 0
 
 
-@kernel
+@inline
 def _advance_run(st: Row, params: Row, v: int) -> None:
     key = _run_class(params, v)
     if key == 0:
