@@ -214,7 +214,7 @@ def _free_use(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, v: int, bonus:
     return FREE_BASE + slot
 
 
-@kernel
+@inline
 def value_uses(
     st: Row,
     params: Row,
@@ -929,13 +929,11 @@ def legal_inline(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row, pool: Poo
             out[0] = free
             return 1
         bonus = 1 if st[PYADAS] and params[P_PYADA_ATTACHED] else 0
-        n = value_uses(st, params, occ_n, occ, m, v, bonus, out, 0, pool)
-        return _finish_list(params, out, n)
-    if stage == PYADA_STAGE:
+    elif stage == PYADA_STAGE:
         occupancy(st, params, occ_n, occ)
         n = pyada_uses(st, params, occ_n, occ, m, out, 0)
         return _finish_list(params, out, n)
-    if stage == SPEND_STAGE:
+    elif stage == SPEND_STAGE:
         occupancy(st, params, occ_n, occ)
         if st[SPLIT_LEFT]:
             pieces = movable(st, params, m, st[SPLIT_USED])
@@ -943,20 +941,27 @@ def legal_inline(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row, pool: Poo
                 st, params, occ_n, occ, m, st[SPLIT_VALUE], st[SPLIT_LEFT], out, 0, False, pool,
                 pieces,
             )  # fmt: skip
-        n = 0
-        done = 0
-        for _ in range(st[ITEMS_LEN]):
-            # Distinct values, highest first, as sorted(set(items), reverse=True).
-            best = -1
-            for q in range(st[ITEMS_LEN]):
-                v = st[ITEMS + q]
-                if v > best and (done == 0 or v < done):
-                    best = v
-            if best < 0:
-                break
-            n = value_uses(st, params, occ_n, occ, m, best, 0, out, n, pool)
-            done = best
-        if st[PYADAS]:
-            n = pyada_uses(st, params, occ_n, occ, m, out, n)
-        return _finish_list(params, out, n)
-    return 0
+        bonus = 0
+        v = _next_item(st, 1 << 30)
+    else:
+        return 0
+    # The throw's uses, or every distinct collected value's, highest first (as
+    # sorted(set(items), reverse=True)): one call site, so that value_uses is inlined.
+    n = 0
+    while v >= 0:
+        n = value_uses(st, params, occ_n, occ, m, v, bonus, out, n, pool)
+        v = _next_item(st, v) if stage == SPEND_STAGE else -1
+    if stage == SPEND_STAGE and st[PYADAS]:
+        n = pyada_uses(st, params, occ_n, occ, m, out, n)
+    return _finish_list(params, out, n)
+
+
+@inline
+def _next_item(st: Row, done: int) -> int:
+    """The highest collected value below ``done``, or -1."""
+    best = -1
+    for q in range(st[ITEMS_LEN]):
+        v = st[ITEMS + q]
+        if best < v < done:
+            best = v
+    return best

@@ -229,7 +229,8 @@ def move(
         g = 4 * seat + i
         if (gmask >> g) & 1:
             frm = st[POS + g]
-            left_square(st, params, g)
+            if st[REC_LEN] or params[P_TOP_ONE]:
+                left_square(st, params, g)
             st[POS + g] = t
             if lap:
                 st[LAPS] |= 1 << g
@@ -237,23 +238,21 @@ def move(
             if t == HOME:
                 emit(ev, evn, E_FINISH, seat, g)
             n_moving += 1
+    captured = 0
     if t == HOME:
-        if fresh:
-            relocate(st, params, occ_n, occ, seat, gmask, frm, 0, -1)
-        return False
-    if ludii:
+        pass
+    elif ludii:
         # E.2 5a: the top piece of the destination goes back if it is the other team's.
         captured = (1 << top) if top >= 0 and team(params, top >> 2) != team(params, seat) else 0
     else:
-        captured = landing(params, occ_n, occ, seat, n_moving, sq)
-        if captured < 0:
-            captured = 0
+        captured = max(landing(params, occ_n, occ, seat, n_moving, sq), 0)
     if captured:
         capture(st, params, seat, gmask, captured, sq, ev, evn)
-    if params[P_TOP_ONE]:
+    if params[P_TOP_ONE] and t != HOME:
         for i in range(4):
             if (gmask >> (4 * seat + i)) & 1:
                 _push_order(st, 4 * seat + i)
+    # One call site, so that the update is inlined (home is the square -1).
     if fresh:
         relocate(st, params, occ_n, occ, seat, gmask, frm, captured, sq)
     return captured != 0

@@ -236,7 +236,7 @@ def _occupy_in_order(
     occ_n[sq] = n + 1
 
 
-@kernel
+@inline
 def relocate(
     st: Row,
     params: Row,
