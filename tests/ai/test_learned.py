@@ -126,6 +126,27 @@ def test_training_is_reproducible(tmp_path: Path) -> None:
     assert not np.array_equal(nets[0].w1, Net.initial(2, 8, seed=7).w1)  # it learned
 
 
+def test_averaged_training_ends_with_the_mean_of_the_weights_after_each_batch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One game a batch: averaging from game 1 on keeps the mean of the weights after games
+    # 2 and 3, and training itself goes on from the latest weights.
+    monkeypatch.setattr(train, "CHUNK", 1)
+    ruleset = parse_ruleset("classic")
+    after = []
+    for games in (2, 3):
+        net = Net.initial(2, 8, seed=7)
+        train.train(ruleset, net, train.Training(games=games, seed=7, hidden=8), progress=False)
+        after.append(net)
+    averaged = Net.initial(2, 8, seed=7)
+    plan = train.Training(games=3, seed=7, hidden=8, average_from=1)
+    train.train(ruleset, averaged, plan, progress=False)
+    kept = zip(_weights(averaged), _weights(after[0]), _weights(after[1]), strict=True)
+    for mean, two, three in kept:
+        assert np.allclose(mean, (two + three) / 2)
+    assert not np.allclose(after[0].w1, after[1].w1)  # the mean is of two different nets
+
+
 def test_training_command_writes_weights_with_their_record(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -147,6 +168,7 @@ def test_training_command_writes_weights_with_their_record(
         ["--alpha", "0"],
         ["--hidden", "0"],
         ["--seed", "-5"],
+        ["--average-from", "-1"],
     ],
 )
 def test_training_command_refuses_bad_arguments(

@@ -171,3 +171,11 @@ def test_an_action_id_the_ruleset_cannot_have_is_still_an_illegal_action() -> No
     batch = B.init(get_ruleset("classic"), 1, seed=1)
     with pytest.raises(IllegalActionError):
         B.step(batch, [1 + 7])  # a move by slot 7, which six cowries never throw
+
+
+def test_warm_up_batch_leaves_the_batch_kernels_ready() -> None:
+    from pachisi.fast import _batch, warm_up_batch
+
+    warm_up_batch()
+    for name in ("start_batch", "step_batch", "throw_batch", "observe_batch", "choose_batch"):
+        assert getattr(_batch, name).signatures, f"{name} was not compiled or loaded"

@@ -15,7 +15,7 @@ from typing import Any
 
 def warm_up() -> bool:
     """Make sure the kernels are ready: load them from the on-disk cache, or compile them
-    (about three and a half minutes, once after an install). True if they had to be compiled."""
+    (minutes, once after an install: README.md). True if they had to be compiled."""
     from pachisi.fast import _playout
     from pachisi.fast.playouts import playouts, simulate_games
     from pachisi.rules import engine
@@ -34,3 +34,19 @@ def warm_up() -> bool:
     playouts(engine.new_game(classic), 1, seed=0, players="greedy", max_steps=1)
     simulate_games(classic, 0, [0], ["greedy"] * 4, max_turns=1, max_steps=1)
     return misses() > before
+
+
+def warm_up_batch() -> None:
+    """Load or compile the kernels of batched and single steps (:mod:`pachisi.fast.batch`,
+    which the RL environments use, and the legal-list and step entry points that the
+    learned player's self-play calls). :func:`warm_up` covers the playout loop: the two
+    share little machine code, so two processes can compile them side by side."""
+    from pachisi.fast import batch
+    from pachisi.rules.ruleset import get_ruleset
+
+    classic = get_ruleset("classic")
+    sampled = batch.init(classic, 1, seed=0)
+    sampled.observation()
+    batch.step(sampled, batch.bot_actions(sampled, ["greedy"] * 4))
+    explicit = batch.init(classic, 1, seed=0, chance="explicit")
+    batch.throw(explicit, [2])

@@ -30,6 +30,7 @@ from pachisi.fast._position import (
     LAST_SQUARE,
     OCC_N_SIZE,
     SPLIT_CACHE,
+    enemy_pieces,
     in_values,
     landing,
     landing_inline,
@@ -68,7 +69,6 @@ from pachisi.fast.params import (
     P_EXTRA_LAP,
     P_FIRST_FREE,
     P_GRACE_MUST_ENTER,
-    P_INDIVIDUAL,
     P_KBH,
     P_LSE,
     P_LSE_LUDII,
@@ -543,10 +543,7 @@ def _parts(st: Row, params: Row, occ_n: Row, occ: Occ, m: int, used: int, wide: 
     takes0 = takes1 = takes2 = takes3 = 0
     # A square without enemies takes a single piece (stacking=all): only the enemies'
     # squares need a look, each once (``seen``, two words of square bits).
-    if params[P_INDIVIDUAL]:
-        enemies = 0xFFFF & ~(0xF << (4 * m))
-    else:
-        enemies = (0xF << (4 * ((m + 1) & 3))) | (0xF << (4 * ((m + 3) & 3)))
+    enemies = enemy_pieces(params, m)
     seen_low = seen_high = 0
     while enemies:
         g = lowest_bit(enemies)

@@ -239,13 +239,13 @@ def move(
                 emit(ev, evn, E_FINISH, seat, g)
             n_moving += 1
     captured = 0
-    if t == HOME:
-        pass
-    elif ludii:
-        # E.2 5a: the top piece of the destination goes back if it is the other team's.
-        captured = (1 << top) if top >= 0 and team(params, top >> 2) != team(params, seat) else 0
-    else:
-        captured = max(landing(params, occ_n, occ, seat, n_moving, sq), 0)
+    if t != HOME:
+        if ludii:
+            # E.2 5a: the top piece of the destination goes back if it is the other team's.
+            other = top >= 0 and team(params, top >> 2) != team(params, seat)
+            captured = (1 << top) if other else 0
+        else:
+            captured = max(landing(params, occ_n, occ, seat, n_moving, sq), 0)
     if captured:
         capture(st, params, seat, gmask, captured, sq, ev, evn)
     if params[P_TOP_ONE] and t != HOME:

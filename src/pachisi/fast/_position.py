@@ -48,6 +48,17 @@ def team(params: Row, seat: int) -> int:
 
 
 @inline
+def enemy_pieces(params: Row, seat: int) -> int:
+    """The pieces (bit ``4 * s + i``) of every seat ``s`` on another side than ``seat``'s
+    (:func:`team`)."""
+    mask = 0
+    for s in range(4):
+        if team(params, s) != team(params, seat):
+            mask |= 0xF << (4 * s)
+    return mask
+
+
+@inline
 def in_values(params: Row, mask: int, v: int) -> bool:
     """Whether the throw value ``v`` is in the value set given as a mask over ``k``: the
     bit of ``v``'s slot, since a set's mask has the bits of every ``k`` that throws it."""

@@ -1,7 +1,10 @@
 """Compiled self-play: TD(lambda) training games and evaluation matches of the learned player.
 
 The games run on the compiled engine's kernels (:mod:`pachisi.fast`), so they follow the
-rules exactly as the reference engine does; only the choice of action is new here. The
+rules exactly as the reference engine does; only the choice of action is new here. They
+call the engine's entry points (``legal_actions``, ``apply_action``, ``apply_chance``)
+rather than inlining them as the playout loop does: the network's choice costs far more
+than a call, and an inlined copy of the engine took minutes to compile. The
 learned player looks one action ahead: it applies each legal action to a copy of the
 state, encodes the result from its own seat (:func:`pachisi.ai.learned.features.encode`,
 compiled from the same source the numpy player runs) and takes the action whose result
@@ -24,12 +27,12 @@ import numpy.typing as npt
 from pachisi.ai.learned import features
 from pachisi.ai.learned.features import MAX_ACTIVE
 from pachisi.fast._jit import drop_stale_cache, jit
-from pachisi.fast._legal import legal_inline
+from pachisi.fast._legal import legal_actions
 from pachisi.fast._playout import GREEDY_BOT as GREEDY_BOT
 from pachisi.fast._playout import evaluate, greedy_choice, new_work
 from pachisi.fast._position import OCC_N_SIZE, seat_blocked
 from pachisi.fast._rng import randbelow, random_double, seed_mt, splitmix64, throw_cowries
-from pachisi.fast._step import action_inline, apply_action, chance_inline
+from pachisi.fast._step import apply_action, apply_chance
 from pachisi.fast.layout import (
     DRAW,
     OVER_STAGE,
@@ -43,8 +46,8 @@ from pachisi.fast.layout import (
 )
 from pachisi.fast.params import P_COWRIES, P_HALF, P_INDIVIDUAL, P_KBH
 
-# The kernels below inline the compiled engine's helpers: their cache must go when either
-# package's sources change.
+# The kernels below carry the compiled engine's machine code (numba links a callee's code into
+# its caller's cache entry): their cache must go when either package's sources change.
 drop_stale_cache(Path(__file__).parent, also=(Path(features.__file__).parents[2] / "fast",))
 
 Row = npt.NDArray[np.int32]
@@ -275,15 +278,15 @@ def train_games(
         while st[STAGE] != OVER_STAGE and steps < max_steps and not st[OVERFLOW]:
             steps += 1
             if st[STAGE] == THROW_STAGE or st[STAGE] == THROW_OFF_STAGE:
-                chance_inline(st, params, throw_cowries(mt_throws, cowries, half, p), ev, evn)
+                apply_chance(st, params, throw_cowries(mt_throws, cowries, half, p), ev, evn)
                 continue
-            n = legal_inline(st, params, occ_n, occ, acts, pool)
+            n = legal_actions(st, params, occ_n, occ, acts, pool)
             o = st[SEAT]
             if bots[o] == GREEDY_BOT:
                 j = greedy_choice(st, params, greedy_weights, hit, acts, n, mt_choices, work)
             else:
                 j = learned_choice(st, params, hit, greedy_weights, acts, n, net, mt_choices, eps)
-            action_inline(st, params, acts[j], occ_n, occ, ev, evn)
+            apply_action(st, params, acts[j], occ_n, occ, ev, evn)
             if n == 1 or st[STAGE] == OVER_STAGE or t == cap:
                 continue
             greedy_scores(st, params, greedy_weights, hit, scores)
@@ -367,9 +370,9 @@ def match_games(
         while st[STAGE] != OVER_STAGE and steps < max_steps and not st[OVERFLOW]:
             steps += 1
             if st[STAGE] == THROW_STAGE or st[STAGE] == THROW_OFF_STAGE:
-                chance_inline(st, params, throw_cowries(mt_throws, cowries, half, p), ev, evn)
+                apply_chance(st, params, throw_cowries(mt_throws, cowries, half, p), ev, evn)
                 continue
-            n = legal_inline(st, params, occ_n, occ, acts, pool)
+            n = legal_actions(st, params, occ_n, occ, acts, pool)
             bot = bots[st[SEAT]]
             if bot == LEARNED_BOT:
                 j = learned_choice(st, params, hit, greedy_weights, acts, n, net, mt_choices, 0.0)
@@ -377,5 +380,5 @@ def match_games(
                 j = greedy_choice(st, params, greedy_weights, hit, acts, n, mt_choices, work)
             else:
                 j = randbelow(mt_choices, n)
-            action_inline(st, params, acts[j], occ_n, occ, ev, evn)
+            apply_action(st, params, acts[j], occ_n, occ, ev, evn)
         winners[i] = st[WINNER] if st[STAGE] == OVER_STAGE else -1

@@ -66,6 +66,11 @@ class Training:
     check_every: int = 0
     """Games between checks against ``greedy`` (0: none); the best network checked is kept."""
     check_games: int = 400
+    average_from: int = 0
+    """Games after which the network is averaged (0: never): from then on the weights
+    played and checked are the mean of the trained weights after each batch of games
+    (Polyak averaging), which smooths the wandering that a constant step size leaves, while
+    training goes on from the latest weights."""
 
 
 @dataclass(frozen=True)
@@ -124,7 +129,8 @@ def train(
     progress: bool = True,
     max_steps: int = MAX_STEPS,
 ) -> Trained:
-    """Train ``net`` in place by ``plan`` (ending with the best network checked, if any)."""
+    """Train ``net`` in place by ``plan``, ending with the best network checked, if any, or
+    else the averaged one (``plan.average_from``)."""
     from pachisi.ai.learned import _selfplay
     from pachisi.fast.convert import to_row
     from pachisi.fast.playouts import compiled
@@ -136,6 +142,8 @@ def train(
     cycle = _cycle(ruleset, plan.against_greedy)
     best: tuple[float, Net] | None = None
     checks: list[tuple[int, float]] = []
+    mean: Net | None = None
+    averaged = 0
     with games_bar(total, show=progress) as advance:
         done = 0
         chunk = 0
@@ -157,22 +165,36 @@ def train(
             before = done
             done += size
             advance(done, total)
+            if plan.average_from and done > plan.greedy_games + plan.average_from:
+                averaged += 1
+                mean = _running_mean(mean, net, averaged)
+            judged = net if mean is None else mean
             if (
                 plan.check_every
                 and ruleset.teams != "individual"
                 and (done // plan.check_every > before // plan.check_every or done == total)
             ):
                 # Checked on throws of their own (seed + 2), not the final match's.
-                rate = match_greedy(ruleset, net, games=plan.check_games, seed=plan.seed + 2).rate
+                check = match_greedy(ruleset, judged, games=plan.check_games, seed=plan.seed + 2)
+                rate = check.rate
                 checks.append((done, round(rate, 4)))
                 if best is None or rate > best[0]:
-                    best = (rate, net.copy())
-    if best is not None:
-        kept = best[1]
+                    best = (rate, judged.copy())
+    kept = best[1] if best is not None else mean
+    if kept is not None:
         net.w1[:], net.b1[:], net.w2[:], net.b2[:], net.w3[:] = (
             kept.w1, kept.b1, kept.w2, kept.b2, kept.w3,
         )  # fmt: skip
     return Trained(int(stats[0]), int(stats[1]), int(stats[2]), checks)
+
+
+def _running_mean(mean: Net | None, net: Net, count: int) -> Net:
+    """The mean of ``count`` networks: ``mean`` of the first ``count - 1`` and ``net``."""
+    if mean is None:
+        return net.copy()
+    for total, new in zip(_weights(mean), _weights(net), strict=True):
+        total += (new - total) / count
+    return mean
 
 
 def _cycle(ruleset: Ruleset, against_greedy: bool) -> list[np.ndarray]:
@@ -245,6 +267,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--check-every", type=int, default=0, help="games between checks (keeps the best)"
     )
     parser.add_argument("--check-games", type=int, default=400, help="games per check")
+    parser.add_argument(
+        "--average-from", type=int, default=0, help="games after which weights are averaged"
+    )
     parser.add_argument("--match-games", type=int, default=1000, help="games against greedy")
     parser.add_argument("--out", type=Path, help="weights file (default: the shipped one)")
     args = parser.parse_args(argv)
@@ -255,7 +280,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     problems = []
     if (
-        min(args.games, args.greedy_games, args.match_games, args.check_every) < 0
+        min(args.games, args.greedy_games, args.match_games, args.check_every, args.average_from)
+        < 0
         or min(args.alpha_halflife, args.check_games - 1) < 0
     ):
         problems.append("counts cannot be negative (--check-games at least 1)")
@@ -281,6 +307,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         not args.self_play_only,
         args.check_every,
         args.check_games,
+        args.average_from,
     )
     compiling_notice(_kernels)
     sides = 4 if ruleset.teams == "individual" else 2
