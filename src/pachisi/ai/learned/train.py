@@ -67,10 +67,11 @@ class Training:
     """Games between checks against ``greedy`` (0: none); the best network checked is kept."""
     check_games: int = 400
     average_from: int = 0
-    """Games after which the network is averaged (0: never): from then on the weights
-    played and checked are the mean of the trained weights after each batch of games
-    (Polyak averaging), which smooths the wandering that a constant step size leaves, while
-    training goes on from the latest weights."""
+    """Games (after the ``greedy_games``) after which the network is averaged (0: never):
+    from then on the weights checked and kept are the mean of the trained weights after
+    each batch of games (Polyak averaging), while training goes on from the latest weights.
+    Meant to smooth the wandering of a constant step size; on ``classic`` it did not help
+    (docs/ai.md)."""
 
 
 @dataclass(frozen=True)
