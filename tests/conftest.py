@@ -8,11 +8,17 @@ compile the two groups side by side first (:func:`pachisi.fast.warm_up`, the pla
 cache that the tests then load. With a warm cache this costs the two processes' start-up,
 a few seconds. A group that fails to compile is reported and left to the tests, which then
 fail where it is used, with their own message.
+
+The suite also gives Ctrl-C back its default meaning when it started with SIGINT ignored, as
+a command started in the background of a shell without job control does (and passes on to
+every process it starts): the tests of Ctrl-C send SIGINT to the suite and to the commands it
+runs, and would otherwise test the shell's disposition instead of the game's handling.
 """
 
 from __future__ import annotations
 
 import importlib
+import signal
 import subprocess
 import sys
 import time
@@ -36,6 +42,12 @@ GROUPS = (
     "from pachisi.ai.learned.train import _kernels; _kernels()",
 )
 """What each process compiles: their machine code barely overlaps."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # A caught signal is reset to its default in a child at exec, an ignored one is not.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
