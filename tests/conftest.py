@@ -4,10 +4,10 @@ After a fresh install numba compiles the kernels on their first use, which takes
 (docs/rl.md); left to the tests, that happens one kernel group after another on one core.
 When the collected tests include any that use the compiled engine, two processes load or
 compile the two groups side by side first (:func:`pachisi.fast.warm_up`, the playout loop;
-:func:`pachisi.fast.warm_up_batch` and the self-play kernels), and write numba's on-disk
-cache that the tests then load. With a warm cache this costs the two processes' start-up,
-a few seconds. A group that fails to compile is reported and left to the tests, which then
-fail where it is used, with their own message.
+:func:`pachisi.fast.warm_up_batch`, the self-play kernels and ``expert``'s search), and
+write numba's on-disk cache that the tests then load. With a warm cache this costs the two
+processes' start-up, a few seconds. A group that fails to compile is reported and left to
+the tests, which then fail where it is used, with their own message.
 
 The suite also gives Ctrl-C back its default meaning when it started with SIGINT ignored, as
 a command started in the background of a shell without job control does (and passes on to
@@ -39,7 +39,8 @@ USERS = (
 GROUPS = (
     "from pachisi.fast import warm_up; warm_up()",
     "from pachisi.fast import warm_up_batch; warm_up_batch(); "
-    "from pachisi.ai.learned.train import _kernels; _kernels()",
+    "from pachisi.ai.learned.train import _kernels; _kernels(); "
+    "from pachisi.ai.compiled_expectimax import warm_up; warm_up()",
 )
 """What each process compiles: their machine code barely overlaps."""
 
@@ -58,6 +59,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     # The stale-cache checks run here, once, before the processes share the cache.
     importlib.import_module("pachisi.fast._jit")
     importlib.import_module("pachisi.ai.learned._selfplay")
+    importlib.import_module("pachisi.ai.kernels.expectimax")
 
     began = time.perf_counter()
     procs = [

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from pachisi.ai.budget import Budget
+from pachisi.ai.compiled_expectimax import CompiledExpectimaxPlayer
 from pachisi.ai.expectimax import ExpectimaxPlayer
 from pachisi.ai.learned import _selfplay, train
 from pachisi.ai.learned.features import FEATURES, MAX_ACTIVE
@@ -236,8 +237,7 @@ def test_levels_play_the_network_only_where_one_was_trained() -> None:
     other = decisions(parse_ruleset("classic+blockade=true"), seed=1, count=1)[0]
     assert isinstance(hard.pick(trained)[0], LearnedPlayer)
     assert isinstance(hard.pick(other)[0], ExpectimaxPlayer)
-    assert isinstance(expert.pick(trained)[0], ExpectimaxPlayer)
-    assert isinstance(expert.pick(trained)[0].evaluate, LearnedEvaluation)
+    assert isinstance(expert.pick(trained)[0], CompiledExpectimaxPlayer)
     assert type(expert.pick(other)[0]).__name__ == "MctsPlayer"
 
 

@@ -24,7 +24,7 @@ from typing import Final
 
 from pachisi.ai.bots import Bot, GreedyBot
 from pachisi.ai.budget import Budget
-from pachisi.ai.expectimax import Evaluate, ExpectimaxPlayer
+from pachisi.ai.expectimax import ExpectimaxPlayer
 from pachisi.ai.mcts import MctsPlayer
 from pachisi.ai.ranked import Ranked
 from pachisi.rules import engine
@@ -119,9 +119,14 @@ class Level:
         return result
 
 
-EXPERT_BUDGET: Final = Budget(playouts=300, seconds=1.2)
-"""``expert``'s search with the learned evaluation: 300 positions reach depth 2 (every
-throw after its action and the best reply to each)."""
+EXPERT_DEPTH: Final = 3
+"""``expert``'s search depth with the learned evaluation: its action, every throw after it,
+the best reply to each, every throw after that and the best answer (about 1,600 positions,
+5 ms in compiled code; depth 4 takes some 30,000 positions and 0.1 s)."""
+EXPERT_BUDGET: Final = Budget(playouts=20_000, seconds=1.2)
+"""``expert``'s budget with the learned evaluation: enough positions for depth 3 in every
+position measured in the named rulesets (at most about 4,300), and the clock as a bound
+on a slow machine."""
 
 
 def _learned() -> Bot:
@@ -130,10 +135,10 @@ def _learned() -> Bot:
     return LearnedPlayer()
 
 
-def _learned_evaluation() -> Evaluate:
-    from pachisi.ai.learned.value import LearnedEvaluation
+def _compiled_search() -> Bot:
+    from pachisi.ai.compiled_expectimax import CompiledExpectimaxPlayer
 
-    return LearnedEvaluation()
+    return CompiledExpectimaxPlayer("expert", max_depth=EXPERT_DEPTH)
 
 
 LEVELS: Final[dict[str, Callable[[], Level]]] = {
@@ -152,7 +157,7 @@ LEVELS: Final[dict[str, Callable[[], Level]]] = {
         "expert",
         ByTraining(
             "expert",
-            learned=(ExpectimaxPlayer(evaluate=_learned_evaluation()), EXPERT_BUDGET),
+            learned=(_compiled_search(), EXPERT_BUDGET),
             hand=(MctsPlayer(), Budget(playouts=1_000, seconds=1.2)),
         ),
         None,
