@@ -107,3 +107,13 @@ def test_no_action_to_rank_is_an_error() -> None:
     state = engine.new_game(parse_ruleset("classic"))  # a throw is due
     with pytest.raises(ValueError, match="no action"):
         CompiledExpectimaxPlayer().rank(state, random.Random(0))
+
+
+def test_the_player_counts_the_positions_its_search_visited() -> None:
+    state = decisions(parse_ruleset("classic"), seed=3, count=1)[0]
+    player = CompiledExpectimaxPlayer(max_depth=1)
+    player.rank(state, random.Random(0), Budget(playouts=10**6))
+    assert player.visited == len(engine.legal_actions(state))  # each action's position once
+    deeper = CompiledExpectimaxPlayer()
+    deeper.rank(state, random.Random(0), Budget(playouts=77))
+    assert deeper.visited == 77  # stopped on entering the 78th

@@ -71,6 +71,9 @@ class CompiledExpectimaxPlayer(ExpectimaxPlayer):
         self.learned = LearnedEvaluation()
         super().__init__(name, default_budget, max_depth, self.learned)
         self._tables: dict[Ruleset, _Tables] = {}
+        self.visited = 0
+        """The positions the last compiled search visited, every level counted (0 after a
+        search the reference search took over)."""
 
     def tables(self, ruleset: Ruleset) -> _Tables:
         """The kernel's tables for ``ruleset`` (built once)."""
@@ -102,6 +105,7 @@ class CompiledExpectimaxPlayer(ExpectimaxPlayer):
         if not actions:
             raise ValueError("no action to choose: a throw is due or the game is over")
         spend = (budget or Budget()).or_default(self.default_budget)
+        self.visited = 0
         try:
             row = to_row(state)
         except FastEngineError:
@@ -141,6 +145,7 @@ class CompiledExpectimaxPlayer(ExpectimaxPlayer):
                     # many positions as this level's pace fits in the time left.
                     pace = (int(count[0]) - before) / (now - began)
                     limit = min(playouts, int(count[0]) + max(1, int(pace * remaining)))
+        self.visited = int(count[0])
         order = sorted(range(len(actions)), key=lambda i: (-best[i], i))
         return [Ranked(actions[i], best[i], reached) for i in order]
 
