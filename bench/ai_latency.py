@@ -20,13 +20,13 @@ from pachisi.ai.levels import LEVELS
 from pachisi.ai.players import make_player
 from pachisi.fast import warm_up
 from pachisi.rules import cowries, engine
-from pachisi.rules.ruleset import get_ruleset
+from pachisi.rules.ruleset import parse_ruleset
 from pachisi.rules.state import CHANCE, State
 
 
 def positions(ruleset_name: str, count: int, every: int, seed: int) -> list[State]:
     """Decisions with a real choice from greedy games, every ``every``-th one."""
-    ruleset = get_ruleset(ruleset_name)
+    ruleset = parse_ruleset(ruleset_name)
     bot = GreedyBot()
     found: list[State] = []
     game = 0
