@@ -121,8 +121,9 @@ class Level:
 
 EXPERT_DEPTH: Final = 3
 """``expert``'s search depth with the learned evaluation: its action, every throw after it,
-the best reply to each, every throw after that and the best answer (about 1,600 positions,
-5 ms in compiled code; depth 4 takes some 30,000 positions and 0.1 s)."""
+the best reply to each, every throw after that and the best answer (about 900 positions
+and 4 ms in compiled code on ``classic``, median; depth 4 takes some 16,000 positions and
+0.07 s: ``bench/search_depth.py``)."""
 EXPERT_BUDGET: Final = Budget(playouts=20_000, seconds=1.2)
 """``expert``'s budget with the learned evaluation: enough positions for depth 3 in every
 position measured in the named rulesets (at most about 4,300), and the clock as a bound
