@@ -64,10 +64,8 @@ class CompiledExpectimaxPlayer(ExpectimaxPlayer):
         default_budget: Budget | None = None,
         max_depth: int = MAX_DEPTH,
     ) -> None:
-        from pachisi.ai.kernels.expectimax import MAX_DEPTH as KERNEL_DEPTH
-
-        if not 1 <= max_depth <= KERNEL_DEPTH:
-            raise ValueError(f"the depth must be between 1 and {KERNEL_DEPTH}, not {max_depth}")
+        if not 1 <= max_depth <= MAX_DEPTH:
+            raise ValueError(f"the depth must be between 1 and {MAX_DEPTH}, not {max_depth}")
         self.learned = LearnedEvaluation()
         super().__init__(name, default_budget, max_depth, self.learned)
         self._tables: dict[Ruleset, _Tables] = {}

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from pachisi.ai.expectimax import MAX_DEPTH
 from pachisi.ai.learned import _selfplay
 from pachisi.ai.learned._selfplay import (
     Weights,
@@ -56,12 +57,10 @@ drop_stale_cache(
 Row = npt.NDArray[np.int32]
 Floats = npt.NDArray[np.float64]
 
-MAX_DEPTH = 8
-"""The deepest search the kernel takes (as :data:`pachisi.ai.expectimax.MAX_DEPTH`)."""
 MAX_FRAMES = 2 * MAX_DEPTH + 4
-"""Nodes on one path: a decision costs a level of depth, and so does every throw but the
-first of a series, so a path holds at most two nodes per level, the root's children and
-the leaf."""
+"""Nodes on one path at the reference search's deepest level: a decision costs a level of
+depth, and so does every throw but the first of a series, so a path holds at most two nodes
+per level, the root's children and the leaf."""
 MAX_ACTIONS = 4096
 """Room for one decision's actions (the engine's action buffers are this size)."""
 
