@@ -600,10 +600,26 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.players == 2 and ruleset.players != 2:
         ruleset = derive(ruleset, {"players": 2})
     bots: list[Bot] = [make_player(name) for name in _bot_names(args.bots)]
+    chosen = args.engine
     if args.engine is None:
         args.engine = "fast" if fast_plays(bots) else "reference"
     elif args.engine == "fast" and not fast_plays(bots):
         raise CliError("--engine fast plays only the random and greedy bots; use the reference")
+    if args.engine == "fast":
+        from pachisi.fast.params import FastEngineError
+        from pachisi.fast.playouts import compiled
+
+        try:
+            compiled(ruleset)
+        except FastEngineError as exc:
+            if chosen == "fast":
+                raise CliError(f"--engine fast cannot play this ruleset: {exc}") from None
+            print(
+                f"pachisi: the compiled engine cannot play this ruleset ({exc}); "
+                "playing it with the reference engine",
+                file=sys.stderr,
+            )
+            args.engine = "reference"
     if args.engine == "fast":
         from pachisi.fast import warm_up
 
@@ -633,7 +649,8 @@ def _summary_text(s: Summary) -> str:
         f"bots     {', '.join(s.bots)} (seats 0..3)",
         f"seed     {s.seed}",
         f"games    {s.games}",
-        f"draws    {_rate(s.draws, s.games)}  (no side could win any more, R-DEADLOCK)",
+        f"draws    {_rate(s.draws, s.games)}  (no side could win, or no piece move, any more: "
+        "R-DEADLOCK, R-FROZEN)",
         f"time     {s.seconds:.2f} s ({s.games_per_second:.1f} games/s)",
         f"mean     {s.mean_throws:.1f} throws, {s.mean_actions:.1f} actions, "
         f"{s.mean_captures:.2f} captures per game",

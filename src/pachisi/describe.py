@@ -85,7 +85,11 @@ def describe_played(state: State, action: Action, events: Sequence[Event]) -> st
     if any(e.kind == "win" for e in events):
         notes.append("wins the game")
     elif any(e.kind == "draw" for e in events):
-        notes.append("the game is drawn: no side can win any more")
+        # The events say that the game is drawn; the outcome says by which rule.
+        outcome = engine.outcome(engine.apply_action(state, action)[0])
+        frozen = outcome is not None and outcome.rule == "R-FROZEN"
+        why = "no piece can move any more" if frozen else "no side can win any more"
+        notes.append(f"the game is drawn: {why}")
     elif any(e.kind == "again" for e in events):
         notes.append("throws again")
     return f"{text} ({'; '.join(notes)})" if notes else text

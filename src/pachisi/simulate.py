@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from pachisi.ai.bots import Bot
+from pachisi.fast.arguments import INT32_MAX, whole
 from pachisi.rules import cowries, engine
 from pachisi.rules.ruleset import Ruleset
-from pachisi.rules.state import CHANCE
+from pachisi.rules.state import CHANCE, State
 
 __all__ = [
     "DEFAULT_MAX_STEPS",
@@ -37,6 +38,7 @@ __all__ = [
     "Summary",
     "game_rngs",
     "play_game",
+    "play_on",
     "simulate",
     "wilson_interval",
 ]
@@ -105,12 +107,37 @@ def play_game(
     ``bot_rng`` (default: ``rng``) is what the bots use for their random choices. The game
     is abandoned after ``max_turns`` turns or ``max_steps`` throws and actions.
     """
+    return play_on(
+        engine.new_game(ruleset),
+        rng,
+        bots,
+        bot_rng=bot_rng,
+        max_turns=max_turns,
+        max_steps=max_steps,
+    )[1]
+
+
+def play_on(
+    state: State,
+    rng: random.Random,
+    bots: Sequence[Bot],
+    *,
+    bot_rng: random.Random | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    done: tuple[int, int, int] = (0, 0, 0),
+) -> tuple[State, GameStats]:
+    """:func:`play_game` from ``state`` on: the final state and the game's statistics.
+
+    ``done`` is the throws, actions and captures the game has had already (the step cap
+    counts them too), for a game that another engine began: the compiled engine hands a
+    game over here when it outgrows its state row (:mod:`pachisi.fast.playouts`).
+    """
     if len(bots) != 4:
         raise ValueError(f"need one bot per seat (4), got {len(bots)}")
     choice_rng = rng if bot_rng is None else bot_rng
-    state = engine.new_game(ruleset)
-    throws = actions = captures = 0
-    n, p = ruleset.cowries, ruleset.p_mouth_up
+    throws, actions, captures = done
+    n, p = state.ruleset.cowries, state.ruleset.p_mouth_up
     while not state.is_over and state.turn <= max_turns and throws + actions < max_steps:
         if engine.current_player(state) == CHANCE:
             state, events = engine.apply_chance(state, cowries.throw(rng, n, p))
@@ -121,7 +148,7 @@ def play_game(
             actions += 1
             captures += sum(1 for e in events if e.kind == "capture")
     result = engine.outcome(state)
-    return GameStats(
+    return state, GameStats(
         throws=throws,
         actions=actions,
         captures=captures,
@@ -232,14 +259,12 @@ def simulate(
     which plays the ``random`` and ``greedy`` bots); ``workers`` spreads the games over
     that many processes. Neither changes a single game: the results are the same.
     """
-    if games < 0:
-        raise ValueError("the number of games cannot be negative")
-    if max_turns < 1 or max_steps < 1:
-        raise ValueError("the turn and step caps must be at least 1")
+    games = whole("the number of games", games, 0, INT32_MAX)
+    max_turns = whole("max_turns", max_turns, 1, INT32_MAX)
+    max_steps = whole("max_steps", max_steps, 1, INT32_MAX)
+    workers = whole("workers", workers, 1, 1024)
     if engine_name not in ENGINES:
         raise ValueError(f"unknown engine {engine_name!r}; choose one of {', '.join(ENGINES)}")
-    if workers < 1:
-        raise ValueError("at least one worker is needed")
     if engine_name == "fast":
         _check_fast_bots(bots)
     chunks = [range(i, min(i + _CHUNK, games)) for i in range(0, games, _CHUNK)]
@@ -309,7 +334,6 @@ def _fast_chunk(
     max_turns: int,
     max_steps: int,
 ) -> list[GameStats]:
-    from pachisi.fast.convert import to_state
     from pachisi.fast.playouts import simulate_games
 
     result = simulate_games(
@@ -322,7 +346,7 @@ def _fast_chunk(
     )
     out = []
     for j in range(len(indices)):
-        state = to_state(result.rows[j], ruleset)
+        state = result.final_state(j, ruleset)
         outcome = engine.outcome(state)
         out.append(
             GameStats(

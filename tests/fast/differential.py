@@ -11,7 +11,7 @@ import random
 
 import numpy as np
 
-from pachisi.fast import _legal, _step
+from pachisi.fast import _actions, _legal, _step
 from pachisi.fast._position import OCC_N_SIZE
 from pachisi.fast.convert import action_id, action_of, events_of, to_row, to_state
 from pachisi.fast.params import compile_ruleset
@@ -63,7 +63,7 @@ def compare_step(
 def compare_legal(state: State, row: np.ndarray, params: np.ndarray, w: Scratch) -> str:
     """The legal actions of both engines, in order; '' if they agree."""
     ref = [action_id(a, state.ruleset) for a in engine.legal_actions(state)]
-    n = _legal.legal_actions(row, params, w.occ_n, w.occ, w.out, w.pool)
+    n = _actions.legal_actions(row, params, w.occ_n, w.occ, w.out, w.pool)
     fast = [int(x) for x in w.out[:n]]
     if fast != ref:
         names = [str(action_of(a, state)) for a in fast]

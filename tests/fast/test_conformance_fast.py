@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pachisi.fast import _legal, _step
+from pachisi.fast import _actions, _step
 from pachisi.fast.convert import action_of, events_of, to_row, to_state
 from pachisi.fast.layout import OVER_STAGE, POS, SEAT, STAGE, THROW_STAGE, WINNER
 from pachisi.fast.params import compile_ruleset
@@ -108,7 +108,7 @@ def replay_fast(game: dict[str, Any]) -> list[str]:
             return [f"step {n}: the engines differ: {problem}"]
 
         state = to_state(row, ruleset)
-        count = _legal.legal_actions(row, params, w.occ_n, w.occ, w.out, w.pool)
+        count = _actions.legal_actions(row, params, w.occ_n, w.occ, w.out, w.pool)
         ids = [int(a) for a in w.out[:count]]
         ours = {a: _ludii_move(state, row, params, a, w) for a in ids}
         theirs = Counter(from_ludii(m) for m in step["legal"])

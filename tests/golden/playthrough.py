@@ -20,8 +20,11 @@ from pachisi.rules.state import CHANCE
 
 HERE = Path(__file__).resolve().parent
 SEEDS = (1, 2)
-MAX_STEPS = 6000
-"""A safety net: every game here ends well before, with a win or a draw (R-DEADLOCK)."""
+MAX_STEPS = 8000
+"""A safety net: every game here ends well before, with a win or a draw (R-DEADLOCK,
+R-FROZEN)."""
+EXTRA = (("wikipedia-full+stacking=none", 1), ("classic+stacking=none+kill_before_home=seat", 1))
+"""Games beyond the named rulesets': seeded random games that end in an R-FROZEN draw."""
 
 
 def playthrough(ruleset_text: str, seed: int) -> str:
@@ -58,7 +61,8 @@ def playthrough(ruleset_text: str, seed: int) -> str:
 
 def golden_files() -> list[tuple[Path, str, int]]:
     """(file, ruleset, seed) for every golden playthrough."""
-    return [(HERE / f"{name}-seed{seed}.txt", name, seed) for name in NAMED for seed in SEEDS]
+    games = [(name, seed) for name in NAMED for seed in SEEDS] + list(EXTRA)
+    return [(HERE / f"{name}-seed{seed}.txt", name, seed) for name, seed in games]
 
 
 if __name__ == "__main__":

@@ -34,8 +34,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from pachisi.fast._actions import legal_actions
 from pachisi.fast._jit import jit, kernel
-from pachisi.fast._legal import Pool, legal_actions
+from pachisi.fast._legal import Pool
 from pachisi.fast._playout import GREEDY_BOT, Work, greedy_choice
 from pachisi.fast._position import HOME, in_values, mover_of, seat_finished, value_slot
 from pachisi.fast._rng import randbelow, throw_cowries

@@ -896,14 +896,17 @@ def _finish_list(params: Row, out: Row, n: int) -> int:
 
 
 @kernel
-def legal_actions(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row, pool: Pool) -> int:
-    """Every distinct legal action of the seat to act, in the reference engine's order."""
-    return legal_inline(st, params, occ_n, occ, out, pool)
+def raw_legal_actions(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row, pool: Pool) -> int:
+    """The legal actions of the seat to act, in the reference engine's order, before
+    C.10b's "one outcome, one action" (:func:`pachisi.fast._actions.legal_actions`, which
+    needs the transitions): enough for asking whether an action other than a decline
+    exists."""
+    return raw_legal_inline(st, params, occ_n, occ, out, pool)
 
 
 @inline
-def legal_inline(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row, pool: Pool) -> int:
-    """:func:`legal_actions`, inlined into a game loop (its searches stay calls)."""
+def raw_legal_inline(st: Row, params: Row, occ_n: Row, occ: Occ, out: Row, pool: Pool) -> int:
+    """:func:`raw_legal_actions`, inlined into a game loop (its searches stay calls)."""
     stage = st[STAGE]
     m = mover_of(st, params, st[SEAT])
     if stage == ACT_STAGE:

@@ -297,7 +297,7 @@ def place(
 
 
 @inline
-def _takes_turns(st: Row, params: Row, seat: int) -> bool:
+def takes_turns(st: Row, params: Row, seat: int) -> bool:
     if params[P_LUDII] or params[P_FOR_PARTNER]:
         return True
     return not seat_finished(st, seat)
@@ -350,7 +350,7 @@ def end_turn(st: Row, params: Row, ev: Events, evn: Row) -> None:
     seat = st[SEAT]
     for _ in range(4):
         seat = (seat + 1) % 4
-        if _takes_turns(st, params, seat):
+        if takes_turns(st, params, seat):
             break
         if st[REC_LEN]:
             _close_windows(st, seat)

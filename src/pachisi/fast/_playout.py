@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from pachisi.fast._actions import legal_inline
 from pachisi.fast._jit import borrow, jit, kernel
-from pachisi.fast._legal import Pool, legal_inline, new_pool
+from pachisi.fast._legal import Pool, new_pool
 from pachisi.fast._ops import E_CAPTURE
 from pachisi.fast._position import HOME, LAST_SQUARE, OCC_N_SIZE
 from pachisi.fast._rng import randbelow, seed_mt, splitmix64, throw_cowries
@@ -214,6 +215,9 @@ def _play(
             else:
                 chance_inline(st, params, k, ev, evn)
                 settled = True
+            if st[OVERFLOW]:
+                # Not applied: the caller goes on in the reference engine with this throw.
+                break
             throws += 1
             continue
         n = legal_inline(st, params, occ_n, occ, acts, pool)

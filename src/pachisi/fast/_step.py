@@ -1,8 +1,9 @@
 """Compiled transitions: a throw or an action applied to a state row in place.
 
 The port of :func:`pachisi.rules.engine.apply_chance` and
-:func:`~pachisi.rules.engine.apply_action` (C.10a, C.10b, R-ORDER, R-DEADLOCK). The action
-must be legal; the callers check it against :func:`pachisi.fast._legal.legal_actions`.
+:func:`~pachisi.rules.engine.apply_action` (C.10a, C.10b, R-DEADLOCK, R-FROZEN; the throws
+themselves are :mod:`pachisi.fast._throws`). The action must be legal; the callers check it
+against :func:`pachisi.fast._actions.legal_actions`.
 """
 
 from __future__ import annotations
@@ -11,26 +12,20 @@ import numpy as np
 import numpy.typing as npt
 
 from pachisi.fast._codec import K_DECLINE, K_ENTER, K_EXIT, K_FREE, K_LAP, decode
+from pachisi.fast._frozen import frozen_alone, is_frozen
 from pachisi.fast._jit import inline, jit, kernel
 from pachisi.fast._legal import (
     LUDII_ENTRY,
     entry_progress,
-    legal_actions,
     new_pool,
     pyada_uses,
+    raw_legal_actions,
     waiting,
 )
 from pachisi.fast._ops import (
     E_AGAIN,
-    E_BEGINS,
-    E_CANCEL,
     E_DECLINE,
     E_PYADA,
-    E_THROW,
-    E_THROW_OFF,
-    E_VOID,
-    HAS_PIECE,
-    NONE_WAITING,
     begin_phase,
     check_win,
     draw,
@@ -43,56 +38,41 @@ from pachisi.fast._ops import (
 from pachisi.fast._position import (
     HOME,
     every_side_blocked,
-    in_values,
     mover_of,
     occupancy,
-    on_board,
 )
+from pachisi.fast._throws import throw
 from pachisi.fast.layout import (
     ACT_STAGE,
     AGAIN,
     CAPTURED,
-    FLAGS,
     ITEMS,
     ITEMS_LEN,
-    MAX_ITEMS,
     OVER_STAGE,
     OVERFLOW,
     POS,
     PYADA_STAGE,
     PYADAS,
-    RUN_KEY,
-    RUN_LEN,
     SEAT,
-    SPEND_STAGE,
+    SETTLED,
     SPLIT_LEFT,
     SPLIT_USED,
     SPLIT_VALUE,
     STAGE,
     THROW_K,
-    THROW_OFF_STAGE,
     THROW_STAGE,
-    THROWOFF,
-    TURN,
 )
 from pachisi.fast.params import (
-    P_714_RETHROW,
-    P_BIG,
     P_CAPTURE_BONUS,
     P_COLLECT,
     P_DRAWS,
     P_ENTRY_MODE,
     P_FIRST_FREE,
     P_FORFEIT_TURN,
+    P_FROZEN,
     P_LUDII,
-    P_PYADA,
-    P_PYADA_ALWAYS,
     P_PYADA_ATTACHED,
-    P_PYADA_VALUES,
-    P_REROLL,
-    P_SCOPE_TURN,
     P_TABLE,
-    P_TRIPLE,
 )
 
 Row = npt.NDArray[np.int32]
@@ -101,37 +81,37 @@ Events = npt.NDArray[np.int32]
 
 
 @inline
-def _run_class(params: Row, v: int) -> int:
-    """The triple-cancel class of a value, as :meth:`Ruleset.run_class`."""
-    if params[P_TRIPLE] == 2:
-        return v
-    if in_values(params, params[P_BIG], v):
-        return 1
-    if v == 7:
-        return 2
-    if v == 14:
-        return 3
-    return 0
-
-
-@inline
-def _advance_run(st: Row, params: Row, v: int) -> None:
-    key = _run_class(params, v)
-    if key == 0:
-        st[RUN_KEY] = 0
-        st[RUN_LEN] = 0
-    elif st[RUN_KEY] == key:
-        st[RUN_LEN] += 1
-    else:
-        st[RUN_KEY] = key
-        st[RUN_LEN] = 1
-
-
-@inline
-def _settle(st: Row, params: Row, ev: Events, evn: Row) -> None:
-    """R-DEADLOCK, after every throw and every action: if no side can win, it is a draw."""
-    if params[P_DRAWS] and st[STAGE] != OVER_STAGE and every_side_blocked(st, params):
+def _settle_throw(st: Row, params: Row, ev: Events, evn: Row) -> None:
+    """R-DEADLOCK, then R-FROZEN, after a throw: a game that no side can win any more, or
+    in which no piece can ever move again, ends as a draw. A throw changes nothing
+    R-FROZEN looks at, so its test runs only where the row does not know the answer for
+    its board yet (``SETTLED``)."""
+    if st[STAGE] == OVER_STAGE or st[OVERFLOW]:
+        return
+    if params[P_DRAWS] and every_side_blocked(st, params):
         draw(st, ev, evn)
+    elif params[P_FROZEN] and not st[SETTLED]:
+        if frozen_alone(st, params):
+            draw(st, ev, evn)
+        else:
+            st[SETTLED] = 1
+
+
+@inline
+def _settle_action(
+    st: Row, params: Row, occ_n: Row, occ: Occ, ev: Events, evn: Row, deadlock: bool
+) -> None:
+    """R-DEADLOCK (if ``deadlock``: the caller may know it would answer as before), then
+    R-FROZEN, after an action, which may have changed anything either looks at."""
+    if st[STAGE] == OVER_STAGE:
+        return
+    if deadlock and params[P_DRAWS] and every_side_blocked(st, params):
+        draw(st, ev, evn)
+    elif params[P_FROZEN]:
+        if is_frozen(st, params, occ_n, occ):
+            draw(st, ev, evn)
+        else:
+            st[SETTLED] = 1
 
 
 # --------------------------------------------------------------------------- throws
@@ -140,144 +120,22 @@ def _settle(st: Row, params: Row, ev: Events, evn: Row) -> None:
 @inline
 def chance_inline(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
     """Apply a throw with ``k`` cowries mouth up (inlined into a game loop)."""
-    _throw(st, params, k, ev, evn)
-    _settle(st, params, ev, evn)
+    throw(st, params, k, ev, evn)
+    _settle_throw(st, params, ev, evn)
 
 
 @inline
 def throw_inline(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
-    """:func:`chance_inline` without R-DEADLOCK's check, for a game loop that has made the
-    check since the last piece moved: a throw moves no piece and credits no kill, so the
-    check would answer as it did then."""
-    _throw(st, params, k, ev, evn)
+    """:func:`chance_inline` without the checks, for a game loop that has made them since
+    the last piece moved: a throw moves no piece and credits no kill, so R-DEADLOCK and
+    R-FROZEN would answer as they did then."""
+    throw(st, params, k, ev, evn)
 
 
 @kernel
 def apply_chance(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
     """Apply a throw with ``k`` cowries mouth up."""
     chance_inline(st, params, k, ev, evn)
-
-
-@inline
-def _throw(st: Row, params: Row, k: int, ev: Events, evn: Row) -> None:
-    v = params[P_TABLE + k]
-    seat = st[SEAT]
-    if st[STAGE] == THROW_OFF_STAGE:
-        _throw_off(st, params, k, v, ev, evn)
-        return
-    emit(ev, evn, E_THROW, seat, -1, -1, -1, v, 0, k)
-    if params[P_COLLECT]:
-        _collect_throw(st, params, v, ev, evn)
-        return
-    m = mover_of(st, params, seat)
-    if (v == 7 or v == 14) and not on_board(st, m):
-        # V-7-14-NEEDS-PIECE: no value; void ends the turn, rethrow_only throws again.
-        emit(ev, evn, E_VOID, seat, -1, -1, -1, v)
-        if not params[P_714_RETHROW]:
-            end_turn(st, params, ev, evn)
-        return
-    if params[P_TRIPLE]:
-        key, length = st[RUN_KEY], st[RUN_LEN]
-        _advance_run(st, params, v)
-        if st[RUN_LEN] >= 3:
-            st[RUN_KEY] = key
-            st[RUN_LEN] = length
-            emit(ev, evn, E_CANCEL, seat, -1, -1, -1, v)
-            end_turn(st, params, ev, evn)
-            return
-    pyadas = 0
-    if params[P_PYADA] and in_values(params, params[P_PYADA_VALUES], v):
-        none_waiting = True
-        for i in range(4):
-            if st[POS + 4 * m + i] == 0:
-                none_waiting = False
-        if params[P_PYADA_ALWAYS] or none_waiting:
-            pyadas = 1
-    st[STAGE] = ACT_STAGE
-    st[THROW_K] = k
-    st[AGAIN] = 1 if in_values(params, params[P_REROLL], v) else 0
-    st[CAPTURED] = 0
-    st[PYADAS] = pyadas
-
-
-@kernel
-def _throw_off(st: Row, params: Row, k: int, v: int, ev: Events, evn: Row) -> None:
-    """R-ORDER: every seat throws; the highest value begins; ties throw again."""
-    seat = st[SEAT]
-    st[THROWOFF + seat] = v
-    emit(ev, evn, E_THROW_OFF, seat, -1, -1, -1, v, 0, k)
-    for s in range(4):
-        if st[THROWOFF + s] == -1:
-            st[SEAT] = s
-            return
-    best = -3
-    for s in range(4):
-        best = max(best, st[THROWOFF + s])
-    tied = 0
-    first = -1
-    for s in range(4):
-        if st[THROWOFF + s] == best:
-            tied += 1
-            if first < 0:
-                first = s
-    if tied > 1:
-        for s in range(4):
-            st[THROWOFF + s] = -1 if st[THROWOFF + s] == best else -2
-        st[SEAT] = first
-        return
-    for s in range(4):
-        st[THROWOFF + s] = 0
-    st[SEAT] = first
-    st[TURN] = 1
-    emit(ev, evn, E_BEGINS, first)
-    begin_phase(st, params)
-
-
-@inline
-def _collect_throw(st: Row, params: Row, v: int, ev: Events, evn: Row) -> None:
-    """One throw of a throwing phase in collect mode (C.10b step 2)."""
-    seat = st[SEAT]
-    if (v == 7 or v == 14) and not st[FLAGS] & HAS_PIECE:
-        emit(ev, evn, E_VOID, seat, -1, -1, -1, v)
-        if not params[P_714_RETHROW]:
-            _end_throwing(st, params, ev, evn)
-        return
-    n = st[ITEMS_LEN]
-    if n >= MAX_ITEMS:
-        # Far beyond any real series; the game stops here rather than being played wrong.
-        st[OVERFLOW] = 1
-        st[STAGE] = OVER_STAGE
-        return
-    st[ITEMS + n] = v
-    st[ITEMS_LEN] = n + 1
-    if params[P_TRIPLE]:
-        _advance_run(st, params, v)
-        if st[RUN_LEN] >= 3:
-            emit(ev, evn, E_CANCEL, seat, -1, -1, -1, v)
-            st[ITEMS_LEN] = 0 if params[P_SCOPE_TURN] else n + 1 - 3
-            _end_throwing(st, params, ev, evn)
-            return
-    if not in_values(params, params[P_REROLL], v):
-        _end_throwing(st, params, ev, evn)
-
-
-@kernel
-def _end_throwing(st: Row, params: Row, ev: Events, evn: Row) -> None:
-    """Close the throwing phase: count pyadas, then spend or pass the turn (C.10b 3-4)."""
-    st[PYADAS] = 0
-    if params[P_PYADA] and (params[P_PYADA_ALWAYS] or st[FLAGS] & NONE_WAITING):
-        count = 0
-        for q in range(st[ITEMS_LEN]):
-            if in_values(params, params[P_PYADA_VALUES], st[ITEMS + q]):
-                count += 1
-        st[PYADAS] = count
-        if count:
-            emit(ev, evn, E_PYADA, st[SEAT], -1, -1, -1, count)
-    if st[ITEMS_LEN] or st[PYADAS]:
-        st[STAGE] = SPEND_STAGE
-        st[CAPTURED] = 0
-    else:
-        end_turn(st, params, ev, evn)
 
 
 # --------------------------------------------------------------------------- actions
@@ -287,7 +145,7 @@ def _end_throwing(st: Row, params: Row, ev: Events, evn: Row) -> None:
 def action_inline(st: Row, params: Row, a: int, occ_n: Row, occ: Occ, ev: Events, evn: Row) -> None:
     """Apply the legal action ``a`` (inlined into a game loop)."""
     _act(st, params, a, occ_n, occ, ev, evn)
-    _settle(st, params, ev, evn)
+    _settle_action(st, params, occ_n, occ, ev, evn, True)
 
 
 @inline
@@ -296,16 +154,17 @@ def play_inline(
 ) -> None:
     """:func:`action_inline` for a game loop that has made R-DEADLOCK's check since the
     last action that changed what it looks at (``settled``): then an action that captured
-    nothing and took no piece beyond progress 75 skips the check, which would answer as it
-    did. The check looks at kill credits (only a capture changes them), which pieces stand
-    at or below progress 75 or 76 (a capture sends pieces back to 0; a move forwards changes
-    the answer only by passing 75) and which seats are home (past 75 too)."""
+    nothing and took no piece beyond progress 75 skips that check, which would answer as
+    it did. The check looks at kill credits (only a capture changes them), which pieces
+    stand at or below progress 75 or 76 (a capture sends pieces back to 0; a move forwards
+    changes the answer only by passing 75) and which seats are home (past 75 too).
+    R-FROZEN's test runs after every action."""
     m = mover_of(st, params, st[SEAT])
     captures = evn[1]
     _act(st, params, a, occ_n, occ, ev, evn)
     piece = decode(a)[1]
-    if not settled or evn[1] != captures or (piece >= 0 and st[POS + 4 * m + piece] > 75):
-        _settle(st, params, ev, evn)
+    deadlock = not settled or evn[1] != captures or (piece >= 0 and st[POS + 4 * m + piece] > 75)
+    _settle_action(st, params, occ_n, occ, ev, evn, deadlock)
 
 
 @kernel
@@ -370,7 +229,7 @@ def _forfeit_check(st: Row, params: Row, occ_n: Row, occ: Occ) -> tuple[bool, bo
     usable then (R-UNUSABLE-THROW's forfeit_turn); allocates its own scratch, so that the
     inlined action stays free of the runtime (:func:`pachisi.fast._jit.kernel`)."""
     out = np.empty(4096, dtype=np.int32)
-    n = legal_actions(st, params, occ_n, occ, out, new_pool())
+    n = raw_legal_actions(st, params, occ_n, occ, out, new_pool())
     only_decline = n == 1 and out[0] == 0
     pyada_usable = False
     if only_decline and st[PYADAS] and not params[P_PYADA_ATTACHED]:

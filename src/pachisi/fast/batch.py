@@ -34,8 +34,9 @@ from pachisi.fast._legal import Pool, new_pool
 from pachisi.fast._playout import Work
 from pachisi.fast._position import OCC_N_SIZE
 from pachisi.fast._rng import seed_mt, splitmix64
+from pachisi.fast.arguments import reachable, whole
 from pachisi.fast.convert import action_of, to_row, to_state
-from pachisi.fast.layout import OVERFLOW
+from pachisi.fast.layout import MAX_ITEMS, OVERFLOW
 from pachisi.fast.params import FastEngineError
 from pachisi.fast.playouts import compiled
 from pachisi.rules import engine
@@ -63,6 +64,8 @@ TERMINAL: Final = _batch.TERMINAL_PLAYER
 OBS_SIZE: Final = _batch.OBS_SIZE
 """The length of one observation (layout: :mod:`pachisi.fast._batch`, docs/rl.md)."""
 CHANCE_MODES: Final = ("sample", "explicit")
+MAX_BATCH: Final = 10_000_000
+"""The most games one batch holds (their rows take about 1 KB each)."""
 
 
 @dataclass
@@ -145,16 +148,22 @@ def _work() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[n
 
 
 def from_states(states: Sequence[State], *, seed: int = 0, chance: str = "sample") -> Batch:
-    """A batch that starts from the given states (all of one ruleset)."""
+    """A batch that starts from the given states (all of one ruleset), each a position a
+    game can reach (checked as the position reader checks)."""
     if not states:
         raise ValueError("a batch needs at least one game")
+    seen: set[int] = set()
+    for b, s in enumerate(states):
+        # init() passes one start state many times: check each object once.
+        if id(s) not in seen:
+            seen.add(id(s))
+            reachable(s, f"game {b}")
     ruleset = states[0].ruleset
     if any(s.ruleset != ruleset for s in states):
         raise FastEngineError("all the games of a batch play one ruleset")
     if chance not in CHANCE_MODES:
         raise ValueError(f"chance is {' or '.join(CHANCE_MODES)}, not {chance!r}")
-    if not 0 <= seed < 2**40:
-        raise ValueError("the batch seed is 0..2**40-1")
+    seed = whole("the batch seed", seed, 0, 2**40 - 1)
     c = compiled(ruleset)
     size = len(states)
     batch = Batch(
@@ -180,8 +189,7 @@ def from_states(states: Sequence[State], *, seed: int = 0, chance: str = "sample
 def init(ruleset: Ruleset, batch_size: int, *, seed: int = 0, chance: str = "sample") -> Batch:
     """``batch_size`` new games of ``ruleset``; game ``b`` samples chance from its own
     generator, seeded from ``seed`` and ``b``."""
-    if batch_size < 1:
-        raise ValueError("a batch needs at least one game")
+    batch_size = whole("the batch size", batch_size, 1, MAX_BATCH)
     return from_states([engine.new_game(ruleset)] * batch_size, seed=seed, chance=chance)
 
 
@@ -283,6 +291,7 @@ def bot_actions(batch: Batch, players: Sequence[str | None]) -> npt.NDArray[np.i
 def _check_overflow(batch: Batch) -> None:
     if batch.rows[:, OVERFLOW].any():
         raise FastEngineError(
-            "a game's series of throws outgrew the compiled engine's state row "
-            f"({int(np.flatnonzero(batch.rows[:, OVERFLOW])[0])}); use the reference engine"
+            f"game {int(np.flatnonzero(batch.rows[:, OVERFLOW])[0])}: a series of more than "
+            f"{MAX_ITEMS} collected throws outgrew the compiled engine's state row; a batch "
+            "cannot go on in the reference engine, so play this ruleset there"
         )

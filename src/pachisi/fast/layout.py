@@ -31,7 +31,10 @@ field          slots  meaning (as in State)
 ``WINNER``     1      -1 going on, -2 draw, else team (or seat)
 ``ITEMS_LEN``  1      collected throws in use (collect mode)
 ``ITEMS``      128    collected throws, as values
-``OVERFLOW``   1      1 if a game needed more items than ``ITEMS`` holds (it stops)
+``OVERFLOW``   1      1 + k if a throw of k mouths up found ``ITEMS`` full: the
+                      throw was not applied, the row is as it was before it
+``SETTLED``    1      1 once R-FROZEN is known not to hold for the row's board
+                      (derived, as the reference's ``Memo``; 0 = not known)
 =============  =====  ===========================================================
 """
 
@@ -68,7 +71,8 @@ ITEMS_LEN: Final = WINNER + 1
 ITEMS: Final = ITEMS_LEN + 1
 MAX_ITEMS: Final = 128
 OVERFLOW: Final = ITEMS + MAX_ITEMS
-STATE_SIZE: Final = OVERFLOW + 1
+SETTLED: Final = OVERFLOW + 1
+STATE_SIZE: Final = SETTLED + 1
 
 # Stage values, as pachisi.rules.state.Stage.
 THROW_OFF_STAGE: Final = 0

@@ -81,7 +81,8 @@ P_EXTRA_LAP: Final = 41
 P_BLOCKADE: Final = 42
 P_DRAWS: Final = 43
 P_HALF: Final = 44
-P_STACK_SET: Final = 45  # 96 flags: sharing allowed on the square
+P_FROZEN: Final = 45
+P_STACK_SET: Final = 46  # 96 flags: sharing allowed on the square
 P_VALUE_SLOT: Final = P_STACK_SET + NUM_SQUARES  # VALUE_SLOTS entries: see below
 VALUE_SLOTS: Final = 65
 """``params[P_VALUE_SLOT + v]`` is the slot of the throw value ``v`` (the lowest ``k``
@@ -163,6 +164,7 @@ def compile_ruleset(r: Ruleset) -> tuple[npt.NDArray[np.int32], float]:
     p[P_EXTRA_LAP] = r.extra_lap
     p[P_BLOCKADE] = r.blockade
     p[P_DRAWS] = r.draws_on_deadlock
+    p[P_FROZEN] = r.draws_when_frozen
     p[P_HALF] = r.p_mouth_up == HALF
     p[P_VALUE_SLOT : P_VALUE_SLOT + VALUE_SLOTS] = -1
     for k in range(r.cowries, -1, -1):

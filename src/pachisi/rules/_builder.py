@@ -7,7 +7,7 @@ to :mod:`pachisi.rules`; the public transitions are in :mod:`pachisi.rules.engin
 
 from __future__ import annotations
 
-from pachisi.rules._position import landing, ludii_capture, mover_of, occupancy_of
+from pachisi.rules._position import landing, ludii_capture, mover_of, occupancy_of, takes_turns
 from pachisi.rules.board import (
     HOME,
     LAST_SQUARE,
@@ -208,19 +208,14 @@ class Builder:
         seat = self.seat
         for _ in range(4):
             seat = (seat + 1) % 4
-            if self._takes_turns(seat):
+            if takes_turns(self.r, self.pos, seat):
                 break
             self._close_windows(seat)
         self.seat = seat
         self.turn += 1
-        self._reset_turn()
+        self.end_turn_fields()
         self.begin_phase()
         events.append(Event("turn", seat))
-
-    def _takes_turns(self, seat: int) -> bool:
-        if self.r.ludii or self.r.finished_seat == "throw_for_partner":
-            return True
-        return any(p != HOME for p in self.pos[4 * seat : 4 * seat + 4])
 
     def _close_windows(self, seat: int) -> None:
         if not self.records:
@@ -236,7 +231,7 @@ class Builder:
                 kept.append(rec)
         self.records = kept
 
-    def _reset_turn(self) -> None:
+    def end_turn_fields(self) -> None:
         self.stage = Stage.THROW
         self.throw_k = -1
         self.again = False

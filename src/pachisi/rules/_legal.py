@@ -6,6 +6,7 @@ Internal to :mod:`pachisi.rules`; :func:`pachisi.rules.engine.legal_actions` is 
 from __future__ import annotations
 
 from pachisi.rules._builder import Builder
+from pachisi.rules._entry import entry_progress, free_progress
 from pachisi.rules._position import (
     landing,
     may_go_home,
@@ -22,7 +23,6 @@ from pachisi.rules.board import (
     LUDII_ENTRY_PROGRESS,
     SQUARE_OF,
 )
-from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import (
     Stage,
     State,
@@ -30,10 +30,9 @@ from pachisi.rules.state import (
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:
-    """Every distinct legal action of the seat to act; empty at chance and terminal nodes."""
-    memo = state.memo
-    if memo is not None and memo.actions is not None:
-        return memo.actions  # type: ignore[return-value]
+    """The legal actions of the seat to act, before C.10b's "one outcome, one action"
+    (which needs the transitions: :func:`pachisi.rules.engine.legal_actions`); empty at
+    chance and terminal nodes."""
     stage = state.stage
     if stage is Stage.ACT:
         actions = _act_actions(state)
@@ -43,10 +42,6 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         actions = _spend_actions(state)
     else:
         actions = ()
-    # States are immutable values, so their legal actions never change: memoise them on
-    # the state itself (in a slot outside its value) rather than in any global cache.
-    if memo is not None:
-        memo.actions = actions
     return actions
 
 
@@ -64,7 +59,7 @@ def _act_actions(state: State) -> tuple[Action, ...]:
     v = r.score_table[state.throw_k]
     if r.ludii and state.entered >> m & 1:
         # Ludii's moves need no occupancy: landings never fail there (E.2 item 5).
-        uses = _ludii_uses(state, m, v)
+        uses = ludii_uses(state, m, v)
         uses.append(DECLINE)
         return tuple(uses)
     occ = occupancy(state)
@@ -127,7 +122,7 @@ def waiting(state: State, m: int) -> int:
     return -1
 
 
-def _move_legal(
+def move_legal(
     state: State, occ: dict[int, list[int]], m: int, gids: tuple[int, ...], k: int
 ) -> bool:
     """R-MOVE for the pieces ``gids`` (all on one progress) moving ``k`` steps."""
@@ -149,14 +144,14 @@ def _value_uses(
     """Every use of a throw of value ``v`` by seat ``m`` (C.10a step 5)."""
     r = state.ruleset
     if r.ludii:
-        return _ludii_uses(state, m, v)
+        return ludii_uses(state, m, v)
     uses: list[Action] = []
     steps = v + bonus
     pos = state.pos
     for i in movable(state, m):
         g = 4 * m + i
         p = pos[g]
-        if _move_legal(state, occ, m, (g,), steps):
+        if move_legal(state, occ, m, (g,), steps):
             uses.append(Action(ActionKind.MOVE, m, (i,), v))
         if r.extra_lap and not state.laps >> g & 1 and p <= 75 and p + steps >= 76:
             t = p + steps - 68
@@ -181,7 +176,7 @@ def _value_uses(
         entries.extend(_free_uses(state, occ, m, v, bonus=bonus))
     if v in r.entry_values:
         i = waiting(state, m)
-        if i >= 0 and _entry_target(state, occ, m, entry_progress(r, v)) is not None:
+        if i >= 0 and entry_target(state, occ, m, entry_progress(r, v)) is not None:
             entries.append(Action(ActionKind.ENTER, m, (i,), v))
     if r.split_throw == "split" and not bonus:
         uses.extend(_split_starts(state, occ, m, v))
@@ -191,21 +186,7 @@ def _value_uses(
     return uses + entries
 
 
-def entry_progress(r: Ruleset, v: int) -> int:
-    """Where an entry grace puts a piece (R-ENTRY-CONSUMES, R-TRACK)."""
-    if r.ludii:
-        return LUDII_ENTRY_PROGRESS
-    mode = r.entry_mode
-    if mode == "consume":
-        return 1
-    if mode == "consume_plus_move":
-        return 1 + v
-    return v
-
-
-def _entry_target(
-    state: State, occ: dict[int, list[int]], m: int, t: int
-) -> tuple[int, ...] | None:
+def entry_target(state: State, occ: dict[int, list[int]], m: int, t: int) -> tuple[int, ...] | None:
     """Check an entry's landing: only stacking can forbid ``consume`` (R-ENTRY-SQUARE1)."""
     r = state.ruleset
     if t > LAST_SQUARE:
@@ -231,19 +212,14 @@ def _free_uses(
     i = waiting(state, m)
     if i < 0:
         return []
-    mode = r.first_piece_free
-    if mode == "ludii_forced":
-        t = LUDII_ENTRY_PROGRESS - 1 + v
-        return [Action(ActionKind.FREE, m, (i,), v)] if t <= LAST_SQUARE else []
-    if v in r.entry_values:
-        # Under travel an entry grace never travels (S4); under square1 it is the same
-        # outcome as ENTER, which is listed instead.
+    t = free_progress(r, v, bonus)
+    if t is None or t > LAST_SQUARE:
         return []
+    mode = r.first_piece_free
     if mode == "travel":
-        t = v + bonus
-        if t > LAST_SQUARE or landing(r, occ, m, 1, SQUARE_OF[m][t]) is None:
+        if landing(r, occ, m, 1, SQUARE_OF[m][t]) is None:
             return []
-    elif mode == "square1" and _entry_target(state, occ, m, 1) is None:
+    elif mode == "square1" and entry_target(state, occ, m, 1) is None:
         return []
     return [Action(ActionKind.FREE, m, (i,), v)]
 
@@ -262,7 +238,7 @@ def _group_uses(
         for size in range(2, len(members) + 1):
             chosen = tuple(members[:size])
             gids = tuple(4 * m + i for i in chosen)
-            if _move_legal(state, occ, m, gids, steps):
+            if move_legal(state, occ, m, gids, steps):
                 uses.append(Action(ActionKind.MOVE, m, chosen, v))
     return uses
 
@@ -273,16 +249,16 @@ def pyada_uses(state: State, occ: dict[int, list[int]], m: int) -> list[Action]:
     uses = [
         Action(ActionKind.MOVE, m, (i,), 0, 0, True)
         for i in movable(state, m)
-        if _move_legal(state, occ, m, (4 * m + i,), 1)
+        if move_legal(state, occ, m, (4 * m + i,), 1)
     ]
     if r.pyada_can_enter:
         i = waiting(state, m)
-        if i >= 0 and _entry_target(state, occ, m, 1) is not None:
+        if i >= 0 and entry_target(state, occ, m, 1) is not None:
             uses.append(Action(ActionKind.ENTER, m, (i,), 0, 0, True))
     return uses
 
 
-def _ludii_uses(state: State, m: int, v: int) -> list[Action]:
+def ludii_uses(state: State, m: int, v: int) -> list[Action]:
     """Ludii's main-phase moves for one throw (E.2 item 5)."""
     r = state.ruleset
     k = r.score_table.index(v) if state.throw_k < 0 else state.throw_k
@@ -324,7 +300,7 @@ def _split_parts(
         g = 4 * m + i
         top = left - 1 if starting else left
         for k in range(1, top + 1):
-            if not _move_legal(state, occ, m, (g,), k):
+            if not move_legal(state, occ, m, (g,), k):
                 continue
             if k == left:
                 parts.append(Action(ActionKind.MOVE, m, (i,), v, k))
@@ -358,7 +334,7 @@ def _completes_directly(
     used = state.split_used | (1 << i)
     # The moved piece now stands elsewhere, so group the others without it.
     return any(
-        _move_legal(state, patched, m, (4 * m + j,), left - k) for j in movable(state, m, used)
+        move_legal(state, patched, m, (4 * m + j,), left - k) for j in movable(state, m, used)
     )
 
 
@@ -383,13 +359,13 @@ def _completable(state: State, m: int, left: int, memo: dict[tuple[object, ...],
     unused = sum(1 for j in range(4) if not used >> j & 1 and 0 < state.pos[base + j] < HOME)
     for i in movable(state, m, used):
         g = base + i
-        if _move_legal(state, occ, m, (g,), left):
+        if move_legal(state, occ, m, (g,), left):
             result = True
             break
         if unused < 2:
             continue
         for k in range(1, left):
-            if _move_legal(state, occ, m, (g,), k) and _completable(
+            if move_legal(state, occ, m, (g,), k) and _completable(
                 _apply_part(state, m, i, k, left), m, left - k, memo
             ):
                 result = True

@@ -46,6 +46,15 @@ def mover_of(r: Ruleset, pos: Sequence[int], seat: int) -> int:
     return seat
 
 
+def takes_turns(r: Ruleset, pos: Sequence[int], seat: int) -> bool:
+    """Whether ``seat`` still takes turns (R-FINISHED-SEAT): a finished seat misses them
+    under ``skip``; it throws for its partner under ``throw_for_partner``, and in Ludii's
+    flow it goes on throwing and passing (E.2 item 6)."""
+    if r.ludii or r.finished_seat == "throw_for_partner":
+        return True
+    return any(p != HOME for p in pos[4 * seat : 4 * seat + 4])
+
+
 def team(r: Ruleset, seat: int) -> int:
     return seat if r.teams == "individual" else seat & 1
 

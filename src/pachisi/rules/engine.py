@@ -15,16 +15,18 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pachisi.rules import cowries
-from pachisi.rules._builder import HAS_PIECE, NONE_WAITING, Builder
-from pachisi.rules._legal import entry_progress, legal_actions, pyada_uses
+from pachisi.rules import _legal, cowries
+from pachisi.rules._builder import Builder
+from pachisi.rules._entry import entry_progress, free_progress
+from pachisi.rules._legal import pyada_uses
 from pachisi.rules._position import mover, occupancy
+from pachisi.rules._throws import throw
 from pachisi.rules.actions import DECLINE, Action, ActionKind, IllegalActionError
 from pachisi.rules.board import (
     HOME,
-    LUDII_ENTRY_PROGRESS,
 )
 from pachisi.rules.deadlock import every_side_blocked, seat_blocked
+from pachisi.rules.frozen import is_frozen
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import (
     CHANCE,
@@ -45,6 +47,7 @@ __all__ = [
     "chance_outcomes",
     "current_player",
     "is_blocked",
+    "is_frozen",
     "legal_actions",
     "mover",
     "new_game",
@@ -53,9 +56,6 @@ __all__ = [
     "pending_value",
     "value_of",
 ]
-
-_SEVEN_FOURTEEN = (7, 14)
-
 
 # --------------------------------------------------------------------------- set-up
 
@@ -100,12 +100,15 @@ def chance_outcomes(state: State) -> list[tuple[int, Fraction]]:
 
 
 def outcome(state: State) -> Outcome | None:
-    """The result, once the game is over (R-TEAM-WIN, V-INDIVIDUAL-WIN)."""
+    """The result, once the game is over (R-TEAM-WIN, V-INDIVIDUAL-WIN, R-DEADLOCK,
+    R-FROZEN)."""
     if state.stage is not Stage.OVER:
         return None
-    individual = state.ruleset.teams == "individual"
+    r = state.ruleset
+    individual = r.teams == "individual"
     if state.winner == DRAW:
-        return Outcome(None, (), individual)
+        deadlocked = r.draws_on_deadlock and every_side_blocked(r, state.pos, state.kills)
+        return Outcome(None, (), individual, "R-DEADLOCK" if deadlocked else "R-FROZEN")
     if individual:
         return Outcome(state.winner, (state.winner,), True)
     return Outcome(state.winner, (state.winner, state.winner + 2), False)
@@ -135,145 +138,96 @@ def pending_value(state: State) -> int:
 
 def apply_chance(state: State, k: int) -> tuple[State, list[Event]]:
     """Apply a throw with ``k`` mouths up; returns the new state and its events."""
-    new, events = _throw(state, k)
-    if new.ruleset.draws_on_deadlock:
-        return _check_deadlock(new, events)
-    return new, events
+    new, events = throw(state, k)
+    # A throw moves no piece, so R-FROZEN's answer, if already known, carries over.
+    if state.memo is not None and new.memo is not None and new.pos == state.pos:
+        new.memo.frozen = state.memo.frozen
+    return _settle(new, events)
 
 
-def _check_deadlock(state: State, events: list[Event]) -> tuple[State, list[Event]]:
-    """R-DEADLOCK, after every throw and every action: if no side can win, it is a draw."""
-    if state.stage is Stage.OVER or not every_side_blocked(state.ruleset, state.pos, state.kills):
-        return state, events
-    b = Builder(state)
-    b.draw(events)
-    return b.freeze(), events
-
-
-def _throw(state: State, k: int) -> tuple[State, list[Event]]:
+def _settle(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    """R-DEADLOCK, then R-FROZEN, after every throw and every action: a game that no side
+    can win any more, or in which no piece can ever move again, ends at once as a draw
+    (one draw if both hold)."""
     r = state.ruleset
-    stage = state.stage
-    if stage is not Stage.THROW and stage is not Stage.THROW_OFF:
-        raise IllegalActionError("no throw is due in this position")
-    if not isinstance(k, int) or not 0 <= k <= r.cowries:
-        raise IllegalActionError(f"a throw of {r.cowries} cowries has 0..{r.cowries} mouths up")
-    v = r.score_table[k]
-    if stage is Stage.THROW_OFF:
+    if state.stage is Stage.OVER or not r.draws_when_frozen:
+        return state, events
+    if (r.draws_on_deadlock and every_side_blocked(r, state.pos, state.kills)) or is_frozen(state):
         b = Builder(state)
-        events: list[Event] = []
-        _throw_off(b, k, v, events)
+        b.draw(events)
         return b.freeze(), events
-    events = [Event("throw", state.seat, value=v, k=k)]
-    if r.throw_usage == "collect":
-        b = Builder(state)
-        _collect_throw(b, state, v, events)
-        return b.freeze(), events
-    m = mover(state)
-    if v in _SEVEN_FOURTEEN and not state.on_board(m):
-        # V-7-14-NEEDS-PIECE: no value; void ends the turn, rethrow_only throws again.
-        events.append(Event("void", state.seat, value=v))
-        b = Builder(state)
-        if r.seven_fourteen_needs_piece == "void":
-            b.end_turn(events)
-        return b.freeze(), events
-    run = state.run
-    if r.triple_cancel != "off":
-        run = r.advance_run(run, v)
-        if run[1] >= 3:
-            events.append(Event("cancel", state.seat, value=v))
-            b = Builder(state)
-            b.end_turn(events)
-            return b.freeze(), events
-    pyadas = 0
-    if r.pyada and v in r.pyada_values:
-        pieces = state.seat_pieces(m)
-        if r.pyada_condition == "always" or all(p != 0 for p in pieces):
-            pyadas = 1
-    # The common case builds the next state directly: a throw changes only turn fields.
-    new = State(
-        r,
-        state.pos,
-        Stage.ACT,
-        state.seat,
-        state.turn,
-        state.order,
-        state.laps,
-        state.entered,
-        state.kills,
-        state.records,
-        k,
-        v in r.reroll_values,
-        False,
-        pyadas,
-        state.items,
-        run,
-        state.split_left,
-        state.split_value,
-        state.split_used,
-        state.phase_flags,
-        state.throwoff,
-        state.winner,
-        Memo(),
-    )
-    return new, events
+    return state, events
 
 
-def _throw_off(b: Builder, k: int, v: int, events: list[Event]) -> None:
-    """R-ORDER: every seat throws; the highest value begins; ties throw again."""
-    values = list(b.throwoff)
-    values[b.seat] = v
-    events.append(Event("throw_off", b.seat, value=v, k=k))
-    pending = [s for s in range(4) if values[s] == -1]
-    if pending:
-        b.seat = pending[0]
-        b.throwoff = tuple(values)
-        return
-    best = max(values)
-    tied = [s for s in range(4) if values[s] == best]
-    if len(tied) > 1:
-        b.throwoff = tuple(-1 if s in tied else -2 for s in range(4))
-        b.seat = tied[0]
-        return
-    b.throwoff = ()
-    b.seat = tied[0]
-    b.turn = 1
-    events.append(Event("begins", tied[0]))
-    b.begin_phase()
+def legal_actions(state: State) -> tuple[Action, ...]:
+    """Every distinct legal action of the seat to act; empty at chance and terminal nodes.
+
+    Distinct means one action per outcome (C.10a step 5, C.10b "one outcome, one
+    action"): of two actions whose resulting states are equal, only the first in the
+    canonical order is listed (docs/notation.md).
+    """
+    memo = state.memo
+    if memo is not None and memo.actions is not None:
+        return memo.actions  # type: ignore[return-value]
+    actions = _legal.legal_actions(state)
+    if state.stage is Stage.SPEND:
+        actions = _one_per_outcome(state, actions)
+    # States are immutable values, so their legal actions never change: memoise them on
+    # the state itself (in a slot outside its value) rather than in any global cache.
+    if memo is not None:
+        memo.actions = actions
+    return actions
 
 
-def _collect_throw(b: Builder, state: State, v: int, events: list[Event]) -> None:
-    """One throw of a throwing phase in collect mode (C.10b step 2)."""
-    r = b.r
-    if v in _SEVEN_FOURTEEN and not state.phase_flags & HAS_PIECE:
-        events.append(Event("void", state.seat, value=v))
-        if r.seven_fourteen_needs_piece == "void":
-            _end_throwing(b, events)
-        return
-    b.items.append(v)
-    if r.triple_cancel != "off":
-        b.run = r.advance_run(b.run, v)
-        if b.run[1] >= 3:
-            events.append(Event("cancel", state.seat, value=v))
-            b.items = [] if r.triple_scope == "turn" else b.items[:-3]
-            _end_throwing(b, events)
-            return
-    if v not in r.reroll_values:
-        _end_throwing(b, events)
+def _one_per_outcome(state: State, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    """C.10b: keep the first of every set of actions whose resulting states are equal.
+
+    Such actions move the same pieces to the same place with different items (say a
+    last-square exit with a 25 or a 10, or a pyada step, when it finishes the seat's last
+    piece and the leftover items lapse). Two actions can give equal states only if they
+    put the same pieces on the same progress, so only actions that share that are applied
+    and compared.
+    """
+    keys = [_landing_key(state, a) for a in actions]
+    if len(set(keys)) == len(keys):
+        return actions
+    kept: list[Action] = []
+    results: dict[tuple[int, ...], list[State]] = {}
+    for a, key in zip(actions, keys, strict=True):
+        if keys.count(key) > 1:
+            result = _apply(state, a)[0]
+            earlier = results.setdefault(key, [])
+            if result in earlier:
+                continue
+            earlier.append(result)
+        kept.append(a)
+    return tuple(kept)
 
 
-def _end_throwing(b: Builder, events: list[Event]) -> None:
-    """Close the throwing phase: count pyadas, then spend or pass the turn (C.10b 3-4)."""
-    r = b.r
-    b.pyadas = 0
-    if r.pyada and (r.pyada_condition == "always" or b.phase_flags & NONE_WAITING):
-        b.pyadas = sum(1 for v in b.items if v in r.pyada_values)
-        if b.pyadas:
-            events.append(Event("pyada", b.seat, value=b.pyadas))
-    if b.items or b.pyadas:
-        b.stage = Stage.SPEND
-        b.captured = False
+def _landing_key(state: State, a: Action) -> tuple[int, ...]:
+    """The pieces an action moves and the progress it takes them to (spending stage).
+
+    Equal resulting states have equal keys: a move, an exit, a lap, a split part or a
+    pyada step is keyed by its pieces and their new progress (and lap), every entry by
+    the piece it brings out (the lowest waiting one, whichever item enters it).
+    """
+    kind = a.kind
+    if kind is ActionKind.DECLINE:
+        return (-1,)
+    if kind in (ActionKind.ENTER, ActionKind.FREE):
+        return (-2,)
+    p = state.pos[4 * a.seat + a.pieces[0]]
+    if kind is ActionKind.EXIT:
+        t = HOME
+    elif a.pyada:
+        t = p + 1
+    elif a.part:
+        t = p + a.part
+    elif kind is ActionKind.LAP:
+        t = p + a.value - 68 + 1000
     else:
-        b.end_turn(events)
+        t = p + a.value
+    return (t, *a.global_pieces)
 
 
 def apply_action(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -286,9 +240,7 @@ def apply_action(state: State, action: Action) -> tuple[State, list[Event]]:
 
 def _apply(state: State, a: Action) -> tuple[State, list[Event]]:
     new, events = _act(state, a)
-    if new.ruleset.draws_on_deadlock:
-        return _check_deadlock(new, events)
-    return new, events
+    return _settle(new, events)
 
 
 def _act(state: State, a: Action) -> tuple[State, list[Event]]:
@@ -335,13 +287,11 @@ def _carry_out(b: Builder, state: State, a: Action, events: list[Event]) -> bool
         captures = not (r.ludii or (r.entry_mode == "consume") or a.pyada)
         return b.place(gids[0], t, events, captures)
     if kind is ActionKind.FREE:
-        if r.first_piece_free == "ludii_forced":
-            t = LUDII_ENTRY_PROGRESS - 1 + a.value
-            return b.place(gids[0], t, events, True)
-        if r.first_piece_free == "square1":
-            return b.place(gids[0], 1, events, False)
         bonus = 1 if (state.pyadas and r.pyada_use == "attached") else 0
-        return b.place(gids[0], a.value + bonus, events, True)
+        target = free_progress(r, a.value, bonus)
+        if target is None:
+            raise IllegalActionError(f"{a} is not legal here")
+        return b.place(gids[0], target, events, r.first_piece_free != "square1")
     if kind is ActionKind.EXIT:
         b.move(gids, HOME, 0, events)
         return False

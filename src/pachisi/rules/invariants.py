@@ -20,8 +20,9 @@ What is checked, by group (rule IDs in brackets):
   (A piece home under kill-before-home has had a credit, but RULES.md's own scenarios,
   SC-26 and SC-51, set up pieces home with none, so that is not required.)
 * **result**: a finished game has a winner whose side is home, or a draw that R-DEADLOCK
-  gives, and no turn in progress; a game going on has no side home [R-TEAM-WIN,
-  V-INDIVIDUAL-WIN] and, under ``deadlock=draw``, a side that can still win [R-DEADLOCK].
+  or R-FROZEN gives, and no turn in progress; a game going on has no side home [R-TEAM-WIN,
+  V-INDIVIDUAL-WIN] and, under ``deadlock=draw``, a side that can still win [R-DEADLOCK]
+  and a piece that can still move [R-FROZEN]; a draw is one of those two.
 * **stage and turn**: the throw-off happens before any piece moves, in seat order with ties
   thrown again [R-ORDER]; a finished seat takes no turn under ``skip`` [R-FINISHED-SEAT];
   every seat has entered after Ludii's first phase [E.2]; the pending throw, re-throw,
@@ -58,6 +59,7 @@ from pachisi.rules.board import (
     square_name,
 )
 from pachisi.rules.deadlock import every_side_blocked
+from pachisi.rules.frozen import is_frozen
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import DRAW, NO_WINNER, CaptureRecord, Stage, State
 
@@ -316,15 +318,22 @@ def _check_result(s: State) -> None:
                 "pieces",
                 "no side can win any more, so the game has ended as a draw (R-DEADLOCK)",
             )
+        if r.draws_when_frozen and is_frozen(s):
+            raise _fail(
+                "pieces",
+                "no piece can ever move again, so the game has ended as a draw (R-FROZEN)",
+            )
         return
     if s.winner == DRAW:
-        if not r.draws_on_deadlock:
+        if not r.draws_when_frozen:
+            raise _fail("winner", "a draw needs deadlock=draw (R-DEADLOCK, R-FROZEN)")
+        deadlocked = r.draws_on_deadlock and every_side_blocked(r, s.pos, s.kills)
+        if complete or not (deadlocked or is_frozen(s)):
             raise _fail(
                 "winner",
-                "a draw needs kill_before_home=seat or team with deadlock=draw (R-DEADLOCK)",
+                "a draw ends a game that no side can win any more (R-DEADLOCK) or in which "
+                "no piece can ever move again (R-FROZEN)",
             )
-        if complete or not every_side_blocked(r, s.pos, s.kills):
-            raise _fail("winner", "a draw ends a game that no side can win any more (R-DEADLOCK)")
     else:
         sides = range(NUM_SEATS) if r.teams == "individual" else range(2)
         if s.winner not in sides:

@@ -23,7 +23,8 @@ from fractions import Fraction
 from typing import Any, Final
 
 from pachisi.rules import _bounds
-from pachisi.rules.board import parse_square, square_name
+from pachisi.rules._playable import unplayable
+from pachisi.rules.board import PRIVATE_SQUARES, parse_square, square_name
 from pachisi.rules.cowries import CLASSIC_6, HALF, HERKLOTS_6, HERKLOTS_7, SEEDS_7
 
 
@@ -107,6 +108,17 @@ class Ruleset:
         check.
         """
         return self.kill_before_home != "false" and self.deadlock == "draw"
+
+    @functools.cached_property
+    def distinct_values(self) -> tuple[int, ...]:
+        """The throw values of the score table, each once, smallest first."""
+        return tuple(sorted(set(self.score_table)))
+
+    @functools.cached_property
+    def draws_when_frozen(self) -> bool:
+        """Whether a game in which no piece can ever move again ends as a draw (R-FROZEN,
+        the same ``deadlock`` switch as R-DEADLOCK)."""
+        return self.deadlock == "draw"
 
     def run_class(self, value: int) -> int:
         """The triple-cancel class of a throw value (V-TRIPLE-CANCEL); 0 = none.
@@ -248,6 +260,7 @@ _BOOL_KEYS: Final = frozenset(
     }
 )
 _INT_KEYS: Final = frozenset({"cowries", "six_up_value", "players"})
+_PRIVATE_SQUARES: Final = frozenset().union(*PRIVATE_SQUARES)
 
 _CLASSIC = Ruleset()
 
@@ -637,9 +650,19 @@ def validate(r: Ruleset, problems: list[str] | None = None) -> None:
         "players=2 (two people with two seats each) cannot be played with teams=individual",
     )
     check(
-        r.first_piece_free == "off" and not r.entry_values and not (r.pyada and r.pyada_can_enter),
-        "no piece can ever enter: first_piece_free=off, entry_values=none and no pyada entry "
-        "(pyada=true with pyada_can_enter=true)",
+        r.blockade and r.stacking == "none",
+        "blockade=true needs two friendly pieces on one square, which stacking=none never "
+        "allows (V-BLOCKADE, V-STACK-RESTRICTED)",
+    )
+    check(
+        r.blockade and isinstance(r.stacking, frozenset) and r.stacking <= _PRIVATE_SQUARES,
+        "blockade=true needs two friendly pieces on a loop square, and the stacking set "
+        "allows sharing only on private squares, where no blockade forms (V-BLOCKADE)",
+    )
+    check(
+        r.pyada and not r.pyada_values & table,
+        f"pyada=true with pyada_values={_format_set(r.pyada_values)}: no throw in "
+        f"score_table can earn a pyada (V-PYADA)",
     )
     check(
         r.blockade and r.castle_mode == "coexist" and r.stack_immune,
@@ -655,6 +678,8 @@ def validate(r: Ruleset, problems: list[str] | None = None) -> None:
     )
     if not problems:
         problems += _endless_throwing(r)
+    if not problems:
+        problems += unplayable(r)
     if problems:
         raise RulesetError("invalid ruleset: " + "; ".join(problems))
 

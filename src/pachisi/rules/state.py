@@ -39,7 +39,7 @@ TERMINAL = -4
 NO_WINNER = -1
 """``State.winner`` while the game goes on."""
 DRAW = -2
-"""``State.winner`` of a game that ended as a draw (R-DEADLOCK)."""
+"""``State.winner`` of a game that ended as a draw (R-DEADLOCK, R-FROZEN)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,17 +58,20 @@ class CaptureRecord:
 
 
 class Memo:
-    """A slot where the engine memoises a state's legal actions.
+    """A slot where the engine memoises what it works out about a state: its legal
+    actions, and whether its board is frozen (R-FROZEN).
 
     It compares equal to anything and hashes like ``None``, so it never takes part in a
     state's value: two states with the same fields are equal whether or not either has
     its legal actions worked out already.
     """
 
-    __slots__ = ("actions",)
+    __slots__ = ("actions", "frozen")
 
     def __init__(self) -> None:
         self.actions: tuple[object, ...] | None = None
+        self.frozen: bool | None = None
+        """R-FROZEN's answer for the state's board, once known."""
 
     def __eq__(self, other: object) -> bool:
         return True
@@ -128,7 +131,7 @@ class State(NamedTuple):
     -2 out of the throw-off."""
     winner: int = NO_WINNER
     """When over: the winning team (0 = seats 0+2, 1 = seats 1+3), or seat under
-    ``teams=individual``; :data:`DRAW` for a drawn game (R-DEADLOCK)."""
+    ``teams=individual``; :data:`DRAW` for a drawn game (R-DEADLOCK, R-FROZEN)."""
     memo: Memo | None = None
     """Where the engine memoises the legal actions (derived data; never part of the value)."""
 
@@ -160,8 +163,8 @@ class Event(NamedTuple):
     ``kind`` is one of: ``throw_off``, ``begins``, ``throw``, ``void``, ``cancel``,
     ``enter``, ``move``, ``capture``, ``finish``, ``decline``, ``pyada``, ``again``,
     ``annul``, ``turn``, ``win``, ``draw``. Pieces are global ids (``4 * seat + index``).
-    A ``draw`` event ends a game that no side can win any more (R-DEADLOCK); its ``seat``
-    is -1.
+    A ``draw`` event ends a game that no side can win any more (R-DEADLOCK) or in which no
+    piece can ever move again (R-FROZEN); its ``seat`` is -1.
 
     ``frm``/``to`` are progresses for ``enter`` and ``move`` (84 = home); for ``capture`` and
     ``annul``, ``to`` is the square (its id) and ``pieces`` lists the captured pieces. ``seat``
@@ -199,19 +202,26 @@ class Event(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended: the winning team and its seats (or the winning seat
-    under ``teams=individual``), or a draw with no winner and no seats (R-DEADLOCK)."""
+    under ``teams=individual``), or a draw with no winner and no seats, with the rule that
+    ended it: ``R-DEADLOCK`` (no side can win any more) or ``R-FROZEN`` (no piece can ever
+    move again)."""
 
     winner: int | None
     seats: tuple[int, ...]
     individual: bool
+    rule: str = ""
+    """For a draw, ``R-DEADLOCK`` or ``R-FROZEN`` (a board that is both counts as the
+    first, which the engine checks first); empty for a win."""
 
     @property
     def is_draw(self) -> bool:
-        """Whether the game ended with no winner (R-DEADLOCK)."""
+        """Whether the game ended with no winner (R-DEADLOCK, R-FROZEN)."""
         return self.winner is None
 
     def __str__(self) -> str:
         if self.winner is None:
+            if self.rule == "R-FROZEN":
+                return "draw: no piece can move any more"
             return "draw: no side can win any more"
         if self.individual:
             return f"seat {self.winner} wins"

@@ -241,6 +241,7 @@ def result_json(state: State) -> dict[str, Any] | None:
         "winner": outcome.winner,
         "seats": list(outcome.seats),
         "draw": outcome.is_draw,
+        "rule": outcome.rule or None,
         "individual": outcome.individual,
         "text": str(outcome),
         "record": result_of(state),

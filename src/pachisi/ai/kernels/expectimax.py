@@ -32,8 +32,9 @@ from pachisi.ai.learned._selfplay import (
     to_absolute,
 )
 from pachisi.ai.learned.features import MAX_ACTIVE
+from pachisi.fast._actions import legal_actions
 from pachisi.fast._jit import drop_stale_cache, jit
-from pachisi.fast._legal import legal_actions, new_pool
+from pachisi.fast._legal import new_pool
 from pachisi.fast._position import OCC_N_SIZE
 from pachisi.fast._step import apply_action, apply_chance
 from pachisi.fast.layout import (

@@ -26,8 +26,8 @@ import numpy.typing as npt
 
 from pachisi.ai.learned import features
 from pachisi.ai.learned.features import MAX_ACTIVE
+from pachisi.fast._actions import legal_actions
 from pachisi.fast._jit import drop_stale_cache, jit
-from pachisi.fast._legal import legal_actions
 from pachisi.fast._playout import GREEDY_BOT as GREEDY_BOT
 from pachisi.fast._playout import evaluate, greedy_choice, new_work
 from pachisi.fast._position import OCC_N_SIZE, seat_blocked

@@ -77,7 +77,7 @@ export function eventText(event, squareName) {
     case "win":
       return null;
     case "draw":
-      return t("result.draw");
+      return t("event.draw");
     default:
       return null;
   }
@@ -87,7 +87,9 @@ export function eventText(event, squareName) {
 export function resultText(view) {
   const result = view.result;
   if (!result) return "";
-  if (result.draw || result.winner === null || result.winner === undefined) return t("result.draw");
+  if (result.draw || result.winner === null || result.winner === undefined) {
+    return t(result.rule === "R-FROZEN" ? "result.frozen" : "result.draw");
+  }
   const seats = result.seats && result.seats.length ? result.seats : [result.winner];
   if (seats.length === 1) return t("result.seat", { seat: seatName(seats[0]) });
   return t("result.team", { first: seatName(seats[0]), second: seatName(seats[1]) });
