@@ -9,6 +9,8 @@ failure (:data:`EXIT_CODES`), and never with a traceback: a mistake in what the 
 on stderr and exit code 2.
 The words for pieces, actions and events live in :mod:`pachisi.describe`, the terminal
 game in :mod:`pachisi.play`; this module holds the argument parser and the subcommands.
+The console script enters through :mod:`pachisi.__main__`, which also turns a Ctrl-C
+while this module is still loading into exit code 130.
 
     pachisi rules [NAME] [--json]
     pachisi moves POSITION [--json]
