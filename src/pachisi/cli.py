@@ -41,6 +41,7 @@ from collections.abc import Callable
 from typing import Any, Final, NoReturn
 
 from pachisi.ai.bots import Bot, UnknownBotError
+from pachisi.ai.evaluation import sides
 from pachisi.ai.hints import DEFAULT_LEVEL, hint
 from pachisi.ai.players import PLAYER_NAMES, make_player
 from pachisi.describe import DESCRIPTIONS, describe_action, situation
@@ -276,7 +277,9 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_moves)
 
     p = sub.add_parser(
-        "hint", help="rank the legal actions of a position with each one's chance to win"
+        "hint",
+        help="rank the legal actions of a position by the mover's expected score after each "
+        "(a win counts 1, a draw 1/2, or 1/4 under teams=individual)",
     )
     p.add_argument("position", nargs="+", metavar="POSITION", help="a position string")
     p.add_argument(
@@ -288,7 +291,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=_integer(0, MAX_SEED), default=0, metavar="S", help="the search's seed"
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print JSON (an action\'s "win" is its expected score, 0..1)',
+    )
     p.set_defaults(run=_cmd_hint)
 
     p = sub.add_parser("simulate", help="play many games between bots and sum up")
@@ -576,7 +583,13 @@ def _cmd_hint(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
         return 0
     print(situation(state))
-    print(f"hint by {args.level}: chance that seat {state.seat}'s side wins after each action")
+    # Not "the chance to win": a draw counts as an equal share for every side.
+    n = sides(state)
+    who = f"seat {state.seat}'s side" if n == 2 else f"seat {state.seat}"
+    print(
+        f"hint by {args.level}: expected score of {who} after each action "
+        f"(a win counts 1, a draw 1/{n})"
+    )
     for i, a in enumerate(data["actions"], start=1):
         print(f"  {i:>2}. {a['action']:<8} {100 * a['win']:5.1f}%  {a['description']}")
     return 0
