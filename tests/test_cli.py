@@ -179,6 +179,75 @@ def test_moves_bad_position(capsys: pytest.CaptureFixture[str], text: str) -> No
     assert_user_error(*run(capsys, "moves", text))
 
 
+THREE = (
+    write_position(engine.new_game(get_ruleset("ludii"))),
+    write_position(capture_position()),
+    "80,84,84,84/75,84,84,84/0,84,84,84/84,84,84,84 a1 30 k=2 entered=0,1,2,3 "
+    "classic+kill_before_home=seat",
+)
+"""A throw due, a choice with a capture, and a choice that draws the game."""
+
+
+def alone(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """The output of a command given one position, which must succeed."""
+    code, out, err = run(capsys, *argv)
+    assert (code, err) == (0, "")
+    return out
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_moves_takes_several_positions_each_in_turn(
+    capsys: pytest.CaptureFixture[str], count: int
+) -> None:
+    positions = THREE[:count]
+    code, out, err = run(capsys, "moves", *positions)
+    assert (code, err) == (0, "")
+    expected = "\n".join(
+        f"Position {i} of {count}: {p}\n" + alone(capsys, "moves", p)
+        for i, p in enumerate(positions, start=1)
+    )
+    assert out == expected
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_moves_json_of_several_positions_is_a_list(
+    capsys: pytest.CaptureFixture[str], count: int
+) -> None:
+    positions = THREE[:count]
+    code, out, err = run(capsys, "moves", *positions, "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out) == [json.loads(alone(capsys, "moves", p, "--json")) for p in positions]
+
+
+def test_moves_takes_several_positions_written_as_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Unquoted, each position begins at its pieces field; one position's words are one."""
+    words = [word for p in THREE for word in p.split()]
+    code, out, _ = run(capsys, "moves", *words, "--json")
+    assert code == 0
+    assert [entry["position"] for entry in json.loads(out)] == list(THREE)
+    code, out, _ = run(capsys, "moves", *THREE[1].split(), "--json")
+    assert code == 0 and json.loads(out)["position"] == THREE[1]
+
+
+@pytest.mark.parametrize(
+    ("positions", "number"),
+    [
+        ((THREE[0], "not a position"), "position 2 of 2: "),
+        ((THREE[0], "0,0/0 t0 1 ludii", THREE[2]), "position 2 of 3: pieces"),
+        ((THREE[0], THREE[1], "nonsense"), "position 3 of 3: "),
+    ],
+)
+def test_moves_names_the_position_that_cannot_be_read(
+    capsys: pytest.CaptureFixture[str], positions: tuple[str, ...], number: str
+) -> None:
+    for json_flag in ((), ("--json",)):
+        code, out, err = run(capsys, "moves", *positions, *json_flag)
+        assert_user_error(code, out, err, number)
+        assert err.startswith(f"pachisi: error: {number}")
+
+
 # --------------------------------------------------------------------------- simulate
 
 

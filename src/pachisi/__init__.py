@@ -2,12 +2,20 @@
 
 The rules core lives in :mod:`pachisi.rules` (pure, no I/O); :class:`Game` is the friendly
 facade with ``push``/``pop``/``copy``.
+
+The names below are loaded on first use (``from pachisi import Game`` works as ever), so
+that importing a submodule, such as the ``pachisi`` command's entry point
+(:mod:`pachisi.__main__`), does not load the rules first.
 """
 
-from pachisi.game import CHANCE, TERMINAL, Game
-from pachisi.rules.actions import Action, ActionKind, IllegalActionError, InvalidActionError
-from pachisi.rules.ruleset import Ruleset, RulesetError, get_ruleset, parse_ruleset
-from pachisi.rules.state import Event, Outcome, Stage, State
+# Not typing.TYPE_CHECKING: importing typing alone would cost the command's start-up more
+# than the rest of this module; type checkers take any TYPE_CHECKING for true.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pachisi.game import CHANCE, TERMINAL, Game
+    from pachisi.rules.actions import Action, ActionKind, IllegalActionError, InvalidActionError
+    from pachisi.rules.ruleset import Ruleset, RulesetError, get_ruleset, parse_ruleset
+    from pachisi.rules.state import Event, Outcome, Stage, State
 
 __version__ = "0.1.0"
 
@@ -28,3 +36,38 @@ __all__ = [
     "get_ruleset",
     "parse_ruleset",
 ]
+
+_HOMES = {
+    "CHANCE": "pachisi.game",
+    "TERMINAL": "pachisi.game",
+    "Game": "pachisi.game",
+    "Action": "pachisi.rules.actions",
+    "ActionKind": "pachisi.rules.actions",
+    "IllegalActionError": "pachisi.rules.actions",
+    "InvalidActionError": "pachisi.rules.actions",
+    "Ruleset": "pachisi.rules.ruleset",
+    "RulesetError": "pachisi.rules.ruleset",
+    "get_ruleset": "pachisi.rules.ruleset",
+    "parse_ruleset": "pachisi.rules.ruleset",
+    "Event": "pachisi.rules.state",
+    "Outcome": "pachisi.rules.state",
+    "Stage": "pachisi.rules.state",
+    "State": "pachisi.rules.state",
+}
+"""The module each name of :data:`__all__` comes from."""
+
+
+def __getattr__(name: str) -> object:
+    """One of the package's names, imported from its module on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -9,9 +9,12 @@ failure (:data:`EXIT_CODES`), and never with a traceback: a mistake in what the 
 on stderr and exit code 2.
 The words for pieces, actions and events live in :mod:`pachisi.describe`, the terminal
 game in :mod:`pachisi.play`; this module holds the argument parser and the subcommands.
+The console script enters through :mod:`pachisi.__main__`, which also turns a Ctrl-C
+while this module is still loading into exit code 130.
 
     pachisi rules [NAME] [--json]
-    pachisi moves POSITION [--json]
+    pachisi moves POSITION [POSITION ...] [--json]
+    pachisi hint POSITION [POSITION ...] [--level L] [--seed S] [--json]
     pachisi simulate --ruleset R --games N --seed S [--players 2|4] [--bots B]
                      [--engine fast|reference] [--workers K]
                      [--max-turns T] [--max-steps N] [--json]
@@ -39,6 +42,7 @@ from collections.abc import Callable
 from typing import Any, Final, NoReturn
 
 from pachisi.ai.bots import Bot, UnknownBotError
+from pachisi.ai.evaluation import sides
 from pachisi.ai.hints import DEFAULT_LEVEL, hint
 from pachisi.ai.players import PLAYER_NAMES, make_player
 from pachisi.describe import DESCRIPTIONS, describe_action, situation
@@ -269,14 +273,20 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_rules)
 
     p = sub.add_parser("moves", help="list the legal actions (or throws) in a position")
-    p.add_argument("position", nargs="+", metavar="POSITION", help="a position string")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("position", nargs="+", metavar="POSITION", help=_POSITION_HELP)
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print JSON (a list of one object per position when several are given)",
+    )
     p.set_defaults(run=_cmd_moves)
 
     p = sub.add_parser(
-        "hint", help="rank the legal actions of a position with each one's chance to win"
+        "hint",
+        help="rank the legal actions of a position by the mover's expected score after each "
+        "(a win counts 1, a draw 1/2, or 1/4 under teams=individual)",
     )
-    p.add_argument("position", nargs="+", metavar="POSITION", help="a position string")
+    p.add_argument("position", nargs="+", metavar="POSITION", help=_POSITION_HELP)
     p.add_argument(
         "--level",
         default=DEFAULT_LEVEL,
@@ -286,7 +296,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=_integer(0, MAX_SEED), default=0, metavar="S", help="the search's seed"
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print JSON (an action\'s "win" is its expected score, 0..1; a list of one object '
+        "per position when several are given)",
+    )
     p.set_defaults(run=_cmd_hint)
 
     p = sub.add_parser("simulate", help="play many games between bots and sum up")
@@ -506,13 +521,76 @@ def _list_rulesets(as_json: bool) -> int:
 # --------------------------------------------------------------------------- moves
 
 
+_POSITION_HELP: Final = (
+    "a position string, quoted or as its words; several positions are each handled in turn"
+)
+
+_PIECES: Final = re.compile(r"[0-9]+(?:,[0-9]+)*(?:/[0-9]+(?:,[0-9]+)*)+")
+"""A word that can only be the first field of a position string, the pieces."""
+
+
+def _read_positions(words: list[str]) -> list[State]:
+    """The positions ``moves`` and ``hint`` were given, all read before any is handled.
+
+    A single position may be one argument or its words unquoted: all the arguments read as
+    one position first, as they always have. Failing that, each argument holding a blank is
+    a position of its own, and a run of arguments without one holds the words of one
+    position, or of several, each beginning at its pieces field (``0,0,0,0/...``). With
+    several, the error for one that cannot be read names it by its number.
+    """
+    whole = " ".join(words)
+    try:
+        return [read_position(whole)]
+    except NotationError:
+        texts = _split_positions(words)
+        if len(texts) == 1:
+            raise
+    states = []
+    for number, text in enumerate(texts, start=1):
+        try:
+            states.append(read_position(text))
+        except NotationError as exc:
+            raise CliError(f"position {number} of {len(texts)}: {_one_line(exc)}") from None
+    return states
+
+
+def _split_positions(words: list[str]) -> list[str]:
+    """The position strings in ``words`` (see :func:`_read_positions`)."""
+    groups: list[list[str]] = []
+    in_words = False  # whether the last group is a run of words that may go on
+    for word in words:
+        if any(c.isspace() for c in word):
+            groups.append([word])
+            in_words = False
+        elif in_words and not _PIECES.fullmatch(word):
+            groups[-1].append(word)
+        else:
+            groups.append([word])
+            in_words = True
+    return [" ".join(group) for group in groups]
+
+
+def _heading(number: int, count: int, state: State) -> None:
+    """The line that begins the output for one of several positions."""
+    if number > 1:
+        print()
+    print(f"Position {number} of {count}: {write_position(state)}")
+
+
 def _cmd_moves(args: argparse.Namespace) -> int:
-    text = " ".join(args.position)
-    state = read_position(text)
-    data = _moves_data(state)
+    states = _read_positions(args.position)
+    found = [_moves_data(state) for state in states]
     if args.json:
-        print(json.dumps(data, indent=2))
+        print(json.dumps(found[0] if len(found) == 1 else found, indent=2))
         return 0
+    for number, (state, data) in enumerate(zip(states, found, strict=True), start=1):
+        if len(states) > 1:
+            _heading(number, len(states), state)
+        _print_moves(state, data)
+    return 0
+
+
+def _print_moves(state: State, data: dict[str, Any]) -> None:
     print(situation(state))
     if data["outcomes"]:
         print("   k  value  probability")
@@ -520,7 +598,6 @@ def _cmd_moves(args: argparse.Namespace) -> int:
             print(f"  {o['k']:>2}  {o['value']:>5}  {o['probability']}")
     for a in data["actions"]:
         print(f"  {a['index']:>2}. {a['action']:<8} {a['description']}")
-    return 0
 
 
 def _moves_data(state: State) -> dict[str, Any]:
@@ -550,15 +627,32 @@ def _moves_data(state: State) -> dict[str, Any]:
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
-    state = read_position(" ".join(args.position))
+    states = _read_positions(args.position)
     make_player(args.level)  # an unknown level is bad input (UnknownBotError), not a bug
-    if not engine.legal_actions(state):
-        raise CliError("no seat is to act in this position (a throw is due or the game is over)")
-    ranked = hint(state, args.level, seed=args.seed)
-    data = {
+    for number, state in enumerate(states, start=1):
+        if not engine.legal_actions(state):
+            which = f"position {number} of {len(states)}: " if len(states) > 1 else ""
+            raise CliError(
+                f"{which}no seat is to act in this position (a throw is due or the game is over)"
+            )
+    if args.json:
+        found = [_hint_data(state, args.level, args.seed) for state in states]
+        print(json.dumps(found[0] if len(found) == 1 else found, indent=2))
+        return 0
+    for number, state in enumerate(states, start=1):
+        if len(states) > 1:
+            _heading(number, len(states), state)
+        # Each hint is printed as it is found: a search takes up to a second or two.
+        _print_hint(state, _hint_data(state, args.level, args.seed))
+    return 0
+
+
+def _hint_data(state: State, level: str, seed: int) -> dict[str, Any]:
+    ranked = hint(state, level, seed=seed)
+    return {
         "position": write_position(state),
-        "level": args.level,
-        "seed": args.seed,
+        "level": level,
+        "seed": seed,
         "seat": state.seat,
         "actions": [
             {
@@ -570,14 +664,19 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             for r in ranked
         ],
     }
-    if args.json:
-        print(json.dumps(data, indent=2))
-        return 0
+
+
+def _print_hint(state: State, data: dict[str, Any]) -> None:
     print(situation(state))
-    print(f"hint by {args.level}: chance that seat {state.seat}'s side wins after each action")
+    # Not "the chance to win": a draw counts as an equal share for every side.
+    n = sides(state)
+    who = f"seat {state.seat}'s side" if n == 2 else f"seat {state.seat}"
+    print(
+        f"hint by {data['level']}: expected score of {who} after each action "
+        f"(a win counts 1, a draw 1/{n})"
+    )
     for i, a in enumerate(data["actions"], start=1):
         print(f"  {i:>2}. {a['action']:<8} {100 * a['win']:5.1f}%  {a['description']}")
-    return 0
 
 
 # --------------------------------------------------------------------------- simulate

@@ -22,8 +22,6 @@ from typing import Final
 
 from pachisi.ai.bots import Bot, GreedyBot, RandomBot
 from pachisi.ai.evaluation import sides, win_chances
-from pachisi.fast.convert import to_state
-from pachisi.fast.params import FastEngineError
 from pachisi.rules import cowries, engine
 from pachisi.rules.state import CHANCE, State
 
@@ -92,8 +90,12 @@ class Rollouts:
         return [w * r + (1.0 - w) * e for r, e in zip(played, self.evaluate(state), strict=True)]
 
     def _play(self, state: State, rng: random.Random) -> list[float]:
-        # Imported here: pachisi.fast.playouts imports pachisi.ai, whose registry imports
-        # this module.
+        # Imported here, not at the top: pachisi.fast.playouts imports pachisi.ai, whose
+        # registry imports this module; and the compiled engine loads numba, which costs
+        # every command that makes no rollout (`pachisi --help`, `pachisi play` against
+        # greedy) a second or more of start-up.
+        from pachisi.fast.convert import to_state
+        from pachisi.fast.params import FastEngineError
         from pachisi.fast.playouts import playouts
 
         seed = rng.getrandbits(SEED_BITS)

@@ -1,5 +1,7 @@
-"""Hints: the legal actions of a position ranked by a player, with the estimated chance
-that the mover's side wins after each.
+"""Hints: the legal actions of a position ranked by a player, with the mover's side's
+expected score after each: a win counts 1 and a draw an equal share for every side (1/2,
+or 1/4 under ``teams = individual``), so a drawing action scores 50%, not a 50% chance
+to win.
 
 Searching levels (``hard``, ``expert``) and players (``expectimax``, ``mcts``) rank with
 their search; the others (``easy``, ``medium``, ``greedy``, ``random``) have none, and their

@@ -11,11 +11,12 @@ __all__ = ["Ranked"]
 
 @dataclass(frozen=True, slots=True)
 class Ranked:
-    """One legal action and the estimated chance that the mover's side wins after it."""
+    """One legal action and the mover's side's expected score after it."""
 
     action: Action
     win: float
-    """Estimated probability (0..1) that the side of the seat to act wins the game if it
-    takes ``action`` (a draw counts as half)."""
+    """The expected score (0..1) of the side of the seat to act if it takes ``action``: the
+    estimated chance that it wins, with a draw counting as an equal share for every side
+    (1/2, or 1/4 under ``teams = individual``)."""
     effort: int = 0
     """How much of the search went into this action (visits, playouts or leaves)."""
