@@ -28,6 +28,7 @@ from pachisi.env._games import (
     render_text,
     ruleset_of,
     seat_policies,
+    seat_roles,
 )
 from pachisi.notation import write_position
 from pachisi.rules.actions import IllegalActionError
@@ -58,6 +59,10 @@ class PachisiEnv(gym.Env[Observation, np.int64]):
     Gymnasium's ``check_env`` does); the game is abandoned, never played on differently.
     With ``notation=True`` the info holds the position string and the legal actions in
     the reference notation.
+
+    A policy of the other seats that returns an illegal action id raises
+    :class:`~pachisi.env.PolicyError`, which names the policy, its seat, the id and the
+    legal ids; the step is undone, the game left as it was before it.
     """
 
     # Gymnasium reads the render modes from the class, before it makes an instance.
@@ -82,7 +87,10 @@ class PachisiEnv(gym.Env[Observation, np.int64]):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
         self.seats = learner_seats(learner, self.ruleset)
         policies = seat_policies(self.seats, opponents, partner)
-        self._games = Games(self.ruleset, 1, self.seats, policies, max_steps, batched=False)
+        roles = seat_roles(self.seats, partner)
+        self._games = Games(
+            self.ruleset, 1, self.seats, policies, max_steps, batched=False, roles=roles
+        )
         self.illegal_action = illegal_action
         self.notation = notation
         self.render_mode = render_mode
@@ -99,6 +107,9 @@ class PachisiEnv(gym.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
+        # Done until the new game has started: if a policy fails while the other seats play
+        # up to the learner's first turn, the half-started game cannot be stepped.
+        self._done = True
         self._games.start(int(self.np_random.integers(2**40)), int(self.np_random.integers(2**63)))
         self._done = False
         return self._observation(), self._info()
@@ -109,7 +120,8 @@ class PachisiEnv(gym.Env[Observation, np.int64]):
         games = self._games
         try:
             chosen = np.array([_action_int(action)])
-            reward = float(games.act(chosen, np.ones(1, dtype=np.bool_))[0])
+            with games.unchanged_on_error():
+                reward = float(games.act(chosen, np.ones(1, dtype=np.bool_))[0])
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
