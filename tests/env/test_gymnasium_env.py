@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+import warnings
 from typing import Any
 
 import gymnasium as gym
@@ -48,6 +49,16 @@ def test_gymnasium_check_env_passes(rules: str) -> None:
     made = gym.make(ENV_ID, ruleset=rules, illegal_action="lose", render_mode="ansi")
     assert isinstance(made.unwrapped, PachisiEnv)
     check_env(made.unwrapped)
+
+
+@pytest.mark.parametrize("rules", list(NAMED))
+def test_gymnasium_check_env_passes_in_the_default_configuration(rules: str) -> None:
+    # What README.md and docs/rl.md claim: gymnasium.make(ENV_ID, ruleset=name) with every
+    # other argument left at its default, on every named ruleset, with no warning either.
+    made = gym.make(ENV_ID, ruleset=rules)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(made.unwrapped)
 
 
 @pytest.mark.parametrize("rules", ["wikipedia-full", "classic+teams=individual"])
@@ -145,7 +156,7 @@ def test_the_same_seed_and_actions_give_the_same_episode() -> None:
 
 
 def test_an_illegal_action_raises_and_changes_nothing() -> None:
-    env = PachisiEnv("classic", opponents="greedy")
+    env = PachisiEnv("classic", opponents="greedy", illegal_action="raise")
     obs, _ = env.reset(seed=9)
     before = write_position(env.state)
     generator = env.np_random.bit_generator.state
@@ -157,6 +168,28 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
         assert env.np_random.bit_generator.state == generator
     _, _, terminated, _, _ = env.step(int(obs["action_mask"].argmax()))
     assert not terminated
+
+
+def test_by_default_an_illegal_id_loses_and_anything_outside_the_space_raises() -> None:
+    env = PachisiEnv("classic", opponents="greedy")
+    obs, _ = env.reset(seed=9)
+    before = write_position(env.state)
+    generator = env.np_random.bit_generator.state
+    # Not an id of Discrete(NUM_ACTIONS): an error, and nothing changes (the episode goes on).
+    for bad in (-3, 2230, 99_999, 2.0, "0a+4", None, np.array([1, 2])):
+        assert bad not in env.action_space
+        with pytest.raises(IllegalActionError):
+            env.step(bad)
+        assert write_position(env.state) == before
+        assert env.np_random.bit_generator.state == generator
+    # An id of the space that is not legal now: the learner loses, the game is abandoned.
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info) == (-1.0, True, False, {"illegal_action": True})
+    assert not obs["action_mask"].any()
+    assert write_position(env.state) == before
+    with pytest.raises(ValueError, match="'lose' or 'raise'"):
+        PachisiEnv("classic", illegal_action="ignore")  # type: ignore[arg-type]
 
 
 def test_lose_ends_the_episode_on_an_illegal_action() -> None:

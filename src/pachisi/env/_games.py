@@ -386,6 +386,15 @@ class Games:
         return {"observation": obs, "action_mask": mask}
 
 
+def action_in_space(action: Any) -> int:
+    """An id of the action space ``Discrete(NUM_ACTIONS)``, given as one integer (Python or
+    numpy, or a 0-d array of one); anything else raises :class:`IllegalActionError`."""
+    a = _action_int(action)
+    if not 0 <= a < NUM_ACTIONS:
+        raise IllegalActionError(f"action {a} is outside 0..{NUM_ACTIONS - 1}")
+    return a
+
+
 def _action_int(action: Any) -> int:
     """An action id given as an integer (Python or numpy, or a 0-d array of one)."""
     value = np.asarray(action)
