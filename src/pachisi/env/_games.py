@@ -118,8 +118,9 @@ def learner_seats(learner: str | None, ruleset: Ruleset) -> tuple[int, ...]:
 class PolicyError(RuntimeError):
     """A policy playing one of the other seats (``opponents`` or ``partner``) returned
     something that is not a legal action id there. The message names the policy, the
-    seat, the id and the legal ones; the environment is as it was before the call that
-    asked the policy, so the caller can look at it, mend the policy, or reset."""
+    seat, what it returned and the legal ids. After a failed ``step`` the environment is
+    as it was before it, so the caller can look at it, mend the policy and step again, or
+    reset; after a failed ``reset`` it is to be reset again."""
 
 
 def seat_roles(seats: tuple[int, ...], partner: Policy | None) -> list[str | None]:
