@@ -5,6 +5,8 @@ opponents of every kind."""
 from __future__ import annotations
 
 import random
+import re
+import warnings
 from typing import Any
 
 import gymnasium as gym
@@ -13,7 +15,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from pachisi.ai import make_player
-from pachisi.env import ENV_ID, PachisiEnv
+from pachisi.env import ENV_ID, PachisiEnv, PolicyError
 from pachisi.fast import batch as B
 from pachisi.fast.convert import action_id
 from pachisi.notation import write_position
@@ -47,6 +49,16 @@ def test_gymnasium_check_env_passes(rules: str) -> None:
     made = gym.make(ENV_ID, ruleset=rules, illegal_action="lose", render_mode="ansi")
     assert isinstance(made.unwrapped, PachisiEnv)
     check_env(made.unwrapped)
+
+
+@pytest.mark.parametrize("rules", list(NAMED))
+def test_gymnasium_check_env_passes_in_the_default_configuration(rules: str) -> None:
+    # What README.md and docs/rl.md claim: gymnasium.make(ENV_ID, ruleset=name) with every
+    # other argument left at its default, on every named ruleset, with no warning either.
+    made = gym.make(ENV_ID, ruleset=rules)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(made.unwrapped)
 
 
 @pytest.mark.parametrize("rules", ["wikipedia-full", "classic+teams=individual"])
@@ -144,7 +156,7 @@ def test_the_same_seed_and_actions_give_the_same_episode() -> None:
 
 
 def test_an_illegal_action_raises_and_changes_nothing() -> None:
-    env = PachisiEnv("classic", opponents="greedy")
+    env = PachisiEnv("classic", opponents="greedy", illegal_action="raise")
     obs, _ = env.reset(seed=9)
     before = write_position(env.state)
     generator = env.np_random.bit_generator.state
@@ -158,6 +170,28 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     assert not terminated
 
 
+def test_by_default_an_illegal_id_loses_and_anything_outside_the_space_raises() -> None:
+    env = PachisiEnv("classic", opponents="greedy")
+    obs, _ = env.reset(seed=9)
+    before = write_position(env.state)
+    generator = env.np_random.bit_generator.state
+    # Not an id of Discrete(NUM_ACTIONS): an error, and nothing changes (the episode goes on).
+    for bad in (-3, 2230, 99_999, 2.0, "0a+4", None, np.array([1, 2])):
+        assert bad not in env.action_space
+        with pytest.raises(IllegalActionError):
+            env.step(bad)
+        assert write_position(env.state) == before
+        assert env.np_random.bit_generator.state == generator
+    # An id of the space that is not legal now: the learner loses, the game is abandoned.
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info) == (-1.0, True, False, {"illegal_action": True})
+    assert not obs["action_mask"].any()
+    assert write_position(env.state) == before
+    with pytest.raises(ValueError, match="'lose' or 'raise'"):
+        PachisiEnv("classic", illegal_action="ignore")  # type: ignore[arg-type]
+
+
 def test_lose_ends_the_episode_on_an_illegal_action() -> None:
     env = PachisiEnv("classic", illegal_action="lose")
     obs, _ = env.reset(seed=9)
@@ -169,6 +203,101 @@ def test_lose_ends_the_episode_on_an_illegal_action() -> None:
     assert write_position(env.state) == before  # abandoned, not played on
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
+
+
+class _Opponent:
+    """A callable opponent that plays the lowest legal id, or, once told to, an id its
+    mask marks illegal."""
+
+    def __init__(self) -> None:
+        self.bad = False
+        self.returned: list[int] = []
+        self.legal: list[list[int]] = []
+
+    def __call__(self, obs: dict[str, Any]) -> int:
+        mask = obs["action_mask"]
+        action = int(np.flatnonzero(mask == 0 if self.bad else mask)[0])
+        self.returned.append(action)
+        self.legal.append(np.flatnonzero(mask).tolist())
+        return action
+
+
+def _games_now(env: PachisiEnv) -> list[Any]:
+    """Everything the environment's game is made of: the batch, steps, bot generator."""
+    games = env._games
+    batch = games.batch
+    arrays = [batch.rows, batch.rngs, batch.choice_rngs, batch.legal_action_mask]
+    arrays += [batch.current_player, batch.rewards, games.steps]
+    return [a.copy() for a in arrays] + [games.rng.getstate()]
+
+
+@pytest.mark.parametrize("illegal_action", ["raise", "lose"])
+def test_an_opponents_illegal_action_names_it_and_undoes_the_step(illegal_action: Any) -> None:
+    opponent = _Opponent()
+    env = PachisiEnv("classic", opponents=opponent, illegal_action=illegal_action)
+    twin = PachisiEnv("classic", opponents=_Opponent(), illegal_action=illegal_action)
+    obs, _ = env.reset(seed=5)
+    twin.reset(seed=5)
+    action = int(np.flatnonzero(obs["action_mask"])[0])
+    while True:
+        before = _games_now(env)
+        position = write_position(env.state)
+        generator = env.np_random.bit_generator.state
+        opponent.bad = True
+        # Not the learner's fault, so never its loss: an error that names the opponent.
+        try:
+            env.step(action)
+        except PolicyError as error:
+            message = str(error)
+            break
+        # The learner acts again (another throw): the opponent has not been asked yet.
+        obs, *_ = twin.step(action)
+        action = int(np.flatnonzero(obs["action_mask"])[0])
+    assert f"the opponents policy at seat 1 returned {opponent.returned[-1]}, " in message
+    assert "not a legal action id there; legal ids: " in message
+    # The legal ids, each with its notation, are those of the mask the opponent was given.
+    legal = re.findall(r"(\d+) \(([^)]*)\)", message.split("legal ids: ")[1])
+    assert [int(a) for a, _ in legal] == opponent.legal[-1]
+    assert all(text == "-" or text.startswith("1") for _, text in legal), message
+    # The learner's move is not left half-applied: the game is as before the step.
+    now = _games_now(env)
+    assert all(np.array_equal(a, b) for a, b in zip(now[:-1], before[:-1], strict=True))
+    assert now[-1] == before[-1]
+    assert write_position(env.state) == position
+    assert env.np_random.bit_generator.state == generator
+    # So with the opponent mended, the episode goes on exactly as if nothing had failed.
+    opponent.bad = False
+    for _ in range(30):
+        got = env.step(action)
+        want = twin.step(action)
+        assert np.array_equal(got[0]["observation"], want[0]["observation"])
+        assert np.array_equal(got[0]["action_mask"], want[0]["action_mask"])
+        assert got[1:] == want[1:]
+        if got[2] or got[3]:
+            break
+        action = int(np.flatnonzero(got[0]["action_mask"])[0])
+
+
+def test_a_partner_or_bot_returning_an_illegal_action_is_named() -> None:
+    partner = _Opponent()
+    partner.bad = True
+    env = PachisiEnv("ludii", learner="seat0", opponents="random", partner=partner)
+    with pytest.raises(PolicyError, match=r"the partner policy at seat 2 returned \d+, which"):
+        for seed in range(20):
+            obs, _ = env.reset(seed=seed)
+            for _ in range(20):
+                env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+    class Stubborn:
+        def choose(self, state: Any, rng: random.Random) -> Any:
+            return "0a+4"
+
+    # Under ludii seat 0 begins, so the bot is asked before the learner's first turn.
+    env = PachisiEnv("ludii", learner="seat1", opponents=Stubborn())
+    with pytest.raises(PolicyError, match="opponents policy at seat 0 returned 0a\\+4"):
+        env.reset(seed=0)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)  # the game the failed reset half started cannot be played
 
 
 def test_truncation_after_max_steps() -> None:

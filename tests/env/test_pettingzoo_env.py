@@ -1,15 +1,19 @@
-"""The PettingZoo AEC environment (issue 6, item 4): PettingZoo's api_test on every named
-ruleset, rewards as the reference engine's outcome, seeds, illegal actions, dead agents."""
+"""The PettingZoo AEC environment (issue 6, item 4; issue 19): PettingZoo's api_test,
+state_test and render_test on every named ruleset, rewards as the reference engine's
+outcome, seeds, illegal actions, dead agents, the global state."""
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, render_test, state_test
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from pachisi.env import PachisiAECEnv, env, raw_env
+from pachisi.fast.batch import OBS_SIZE
 from pachisi.fast.convert import action_id
 from pachisi.notation import write_position
 from pachisi.rules import engine
@@ -101,7 +105,7 @@ def test_reset_without_a_seed_goes_on_with_the_seeded_stream() -> None:
 
 
 def test_an_illegal_action_raises_and_changes_nothing() -> None:
-    aec = raw_env(ruleset="classic")
+    aec = raw_env(ruleset="classic", illegal_action="raise")
     aec.reset(seed=2)
     agent = aec.agent_selection
     before = write_position(aec.game_state)
@@ -116,6 +120,88 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     # And the game goes on from there with a legal action.
     aec.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert write_position(aec.game_state) != before
+
+
+@pytest.mark.parametrize("rules", ["classic", "classic+teams=individual"])
+def test_by_default_an_illegal_id_ends_the_game_as_a_loss_for_its_side(rules: str) -> None:
+    aec = raw_env(ruleset=rules)
+    aec.reset(seed=2)
+    agent = aec.agent_selection
+    seat = AGENTS.index(agent)
+    before = write_position(aec.game_state)
+    obs = aec.observe(agent)
+    # Not an id of the action space: an error, and nothing changes.
+    for bad in (-1, 2230, 1.0, None, np.array([1, 2])):
+        with pytest.raises(IllegalActionError):
+            aec.step(bad)
+        assert aec.agent_selection == agent and not any(aec.terminations.values())
+        assert write_position(aec.game_state) == before
+    # An id of the space that is not legal now: the game is abandoned where it stood.
+    aec.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert write_position(aec.game_state) == before
+    assert all(aec.terminations.values()) and not any(aec.truncations.values())
+    assert all(aec.infos[a] == {"illegal_action": True} for a in AGENTS)
+    assert not any(aec.observe(a)["action_mask"].any() for a in AGENTS)
+    assert not aec.state()[-4:].any()
+    side = {seat, (seat + 2) % 4} if rules == "classic" else {seat}
+    want = {a: -1.0 if s in side else 0.0 for s, a in enumerate(AGENTS)}
+    assert _play(aec, seed=0) == want
+    assert aec.agents == []
+
+
+def test_state_is_seat_0s_view_and_the_seat_to_act() -> None:
+    aec = env(ruleset="wikipedia-full", notation=False)
+    aec.reset(seed=6)
+    space = aec.state_space
+    assert space.shape == (OBS_SIZE + 4,) and space is aec.unwrapped.state_space
+    rng = np.random.default_rng(6)
+    seen = set()
+    for agent in aec.agent_iter():
+        state = aec.state()
+        assert state in space
+        assert np.array_equal(state[:-4], aec.observe("seat_0")["observation"])
+        obs, _, terminated, truncated, _ = aec.last()
+        if terminated or truncated:
+            assert not state[-4:].any()  # the game is over: no seat is to act
+            aec.step(None)
+            continue
+        assert state[-4:].tolist() == [float(a == agent) for a in AGENTS]
+        seen.add(agent)
+        aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert seen == set(AGENTS)
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_pettingzoo_state_test_passes(rules: str) -> None:
+    # In the default configuration: state_test steps with actions sampled without the mask.
+    # Its parallel environment is PettingZoo's own conversion of a turn-based game.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        state_test(env(ruleset=rules), turn_based_aec_to_parallel(env(ruleset=rules)))
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_pettingzoo_render_test_passes(rules: str) -> None:
+    assert PachisiAECEnv.metadata["render_modes"] == ["ansi", "human"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        render_test(functools.partial(env, ruleset=rules))
+
+
+def test_human_rendering_prints_the_board(capsys: pytest.CaptureFixture[str]) -> None:
+    # After reset, on render() (which returns None) and after every step.
+    aec = raw_env(ruleset="ludii", render_mode="human")
+    capsys.readouterr()
+    aec.reset(seed=0)
+    first = write_position(aec.game_state)
+    assert aec.render() is None
+    aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
+    printed = capsys.readouterr().out.splitlines()
+    positions = [line for line in printed if line.endswith(" ludii")]
+    assert positions == [first, first, write_position(aec.game_state)]
+    assert any("Charkoni" in line for line in printed)
+    with pytest.raises(ValueError, match="render_mode"):
+        raw_env(render_mode="rgb_array")
 
 
 def test_observations_masks_and_infos_follow_the_agent_to_act() -> None:

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from pachisi.env import ENV_ID, PachisiEnv, PachisiVectorEnv
+from pachisi.env import ENV_ID, PachisiEnv, PachisiVectorEnv, PolicyError
 from pachisi.fast.convert import action_id
 from pachisi.notation import write_position
 from pachisi.rules import engine
@@ -152,6 +152,61 @@ def test_a_batched_callable_can_play_the_opponents() -> None:
     for _ in range(30):
         obs, *_ = envs.step(obs["action_mask"].argmax(axis=1))
     assert sizes and max(sizes) <= 6
+
+
+# With this seed and max_steps every game is cut short at step 30, so at step 31 all four
+# restart (the failure comes after the new games' seed is drawn); at step 45 none does.
+@pytest.mark.parametrize("fail_at", [31, 45])
+def test_a_batched_callables_illegal_action_names_it_and_undoes_the_step(fail_at: int) -> None:
+    bad = [False]
+
+    def lowest(obs: dict[str, Any]) -> npt.NDArray[np.int64]:
+        mask = obs["action_mask"]
+        chosen = mask.argmax(axis=1)
+        if bad[0]:
+            chosen[-1] = int(np.flatnonzero(mask[-1] == 0)[0])  # illegal in its last game
+        return chosen
+
+    def run(fail_at: int) -> list[Any]:
+        envs = PachisiVectorEnv(4, "classic", opponents=lowest, max_steps=40)
+        obs, _ = envs.reset(seed=3)
+        seen = []
+        for step in range(60):
+            actions = obs["action_mask"].argmax(axis=1)
+            if step == fail_at:
+                games = envs._games
+                before = [a.copy() for a in (games.batch.rows, games.batch.rngs, games.steps)]
+                positions = [write_position(s) for s in envs.states()]
+                generator = envs.np_random.bit_generator.state
+                autoreset = envs._autoreset.copy()
+                assert autoreset.all() if fail_at == 31 else not autoreset.any()
+                bad[0] = True
+                with pytest.raises(PolicyError, match=r"the opponents policy at seat \d returned"):
+                    envs.step(actions)
+                bad[0] = False
+                # Every game, its generators and step count, and the autoresets to come,
+                # are as before the step.
+                after = (games.batch.rows, games.batch.rngs, games.steps)
+                assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
+                assert [write_position(s) for s in envs.states()] == positions
+                assert envs.np_random.bit_generator.state == generator
+                assert np.array_equal(envs._autoreset, autoreset)
+            obs, rewards, terminated, truncated, _ = envs.step(actions)
+            seen.append((obs["observation"].copy(), rewards.copy(), terminated | truncated))
+        return seen
+
+    # A step that failed and was undone leaves the run exactly as if it had never been
+    # tried, autoresets (after 40 actions) included.
+    for got, want in zip(run(fail_at), run(fail_at=-1), strict=True):
+        assert all(np.array_equal(a, b) for a, b in zip(got, want, strict=True))
+
+
+def test_a_batched_callable_must_return_one_integer_id_per_game() -> None:
+    envs = PachisiVectorEnv(3, "ludii", learner="seat1", opponents=lambda obs: [0.5] * 3)
+    with pytest.raises(PolicyError, match=r"opponents policy at seat 0 returned .*3 integer"):
+        envs.reset(seed=0)
+    with pytest.raises(RuntimeError, match="reset"):
+        envs.step(np.zeros(3, dtype=np.int64))
 
 
 def test_make_vec_builds_the_batched_environment() -> None:

@@ -7,6 +7,7 @@
 - :class:`PachisiVectorEnv`: many games for one learner in one compiled batch, what
   ``gymnasium.make_vec(ENV_ID, num_envs=N)`` builds.
 - :func:`action_table`: what each id of the fixed action space means, for features.
+- :class:`PolicyError`: a policy given for the other seats returned an illegal action.
 
 They need the ``rl`` extra (gymnasium, pettingzoo); ``import pachisi`` imports neither.
 Importing this package registers :data:`ENV_ID`; the environment modules (and the compiled
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 from gymnasium.envs.registration import register, registry
 
 if TYPE_CHECKING:
-    from pachisi.env._games import action_table
+    from pachisi.env._games import PolicyError, action_table
     from pachisi.env.gymnasium_env import PachisiEnv
     from pachisi.env.pettingzoo_env import PachisiAECEnv, env, raw_env
     from pachisi.env.vector_env import PachisiVectorEnv
@@ -31,6 +32,7 @@ __all__ = [
     "PachisiAECEnv",
     "PachisiEnv",
     "PachisiVectorEnv",
+    "PolicyError",
     "action_table",
     "env",
     "raw_env",
@@ -46,6 +48,7 @@ _HOMES: Final = {
     "PachisiEnv": "pachisi.env.gymnasium_env",
     "PachisiVectorEnv": "pachisi.env.vector_env",
     "action_table": "pachisi.env._games",
+    "PolicyError": "pachisi.env._games",
 }
 
 if ENV_ID not in registry:

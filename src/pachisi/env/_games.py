@@ -7,7 +7,8 @@ The compiled batch (:mod:`pachisi.fast.batch`) does the playing; nothing here ap
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
@@ -26,6 +27,10 @@ from pachisi.rules.state import State
 
 NUM_ACTIONS = B.NUM_ACTIONS
 OBS_SIZE = B.OBS_SIZE
+
+_BATCH_STATE = ("rows", "rngs", "choice_rngs", "legal_action_mask", "current_player", "rewards")
+"""The arrays of a :class:`~pachisi.fast.batch.Batch` that hold its games (the others are
+scratch space)."""
 
 Observation: TypeAlias = dict[str, npt.NDArray[Any]]
 """``{"observation": float32 (OBS_SIZE,), "action_mask": int8 (NUM_ACTIONS,)}``, or the
@@ -110,6 +115,28 @@ def learner_seats(learner: str | None, ruleset: Ruleset) -> tuple[int, ...]:
     raise ValueError(f"learner is seat0..seat3, team0 or team1, not {learner!r}")
 
 
+class PolicyError(RuntimeError):
+    """A policy playing one of the other seats (``opponents`` or ``partner``) returned
+    something that is not a legal action id there. The message names the policy, the
+    seat, what it returned and the legal ids. After a failed ``step`` the environment is
+    as it was before it, so the caller can look at it, mend the policy and step again, or
+    reset; after a failed ``reset`` it is to be reset again."""
+
+
+def seat_roles(seats: tuple[int, ...], partner: Policy | None) -> list[str | None]:
+    """Which argument plays each seat: None for the learner's, ``"partner"`` for the
+    partner of a one-seat learner when a partner is given, ``"opponents"`` for the rest."""
+    out: list[str | None] = []
+    for seat in range(4):
+        if seat in seats:
+            out.append(None)
+        elif len(seats) == 1 and seat == (seats[0] + 2) % 4 and partner is not None:
+            out.append("partner")
+        else:
+            out.append("opponents")
+    return out
+
+
 def seat_policies(
     seats: tuple[int, ...], opponents: Policy, partner: Policy | None
 ) -> list[Policy | None]:
@@ -120,15 +147,8 @@ def seat_policies(
             raise ValueError(f"a policy is 'random', 'greedy', a bot or a callable: {policy!r}")
         if not (policy is None or isinstance(policy, str | Bot) or callable(policy)):
             raise TypeError(f"a policy is 'random', 'greedy', a bot or a callable: {policy!r}")
-    out: list[Policy | None] = []
-    for seat in range(4):
-        if seat in seats:
-            out.append(None)
-        elif len(seats) == 1 and seat == (seats[0] + 2) % 4 and partner is not None:
-            out.append(partner)
-        else:
-            out.append(opponents)
-    return out
+    by_role = {None: None, "partner": partner, "opponents": opponents}
+    return [by_role[role] for role in seat_roles(seats, partner)]
 
 
 def legal_notation(state: State, mask: npt.NDArray[np.bool_]) -> list[str]:
@@ -163,6 +183,7 @@ class Games:
         max_steps: int,
         *,
         batched: bool,
+        roles: Sequence[str | None] | None = None,
     ) -> None:
         if max_steps < 1:
             raise ValueError("max_steps is at least 1")
@@ -170,6 +191,8 @@ class Games:
         self.size = size
         self.seats = seats
         self.policies = list(policies)
+        # The argument that plays each seat, for error messages (seat_roles).
+        self.roles = list(roles) if roles is not None else ["opponents"] * 4
         self.max_steps = max_steps
         self.batched = batched
         self.is_learner = np.array([s in seats for s in range(4)])
@@ -234,9 +257,30 @@ class Games:
     ) -> npt.NDArray[np.float32]:
         """Apply the learner's ``actions`` in ``games`` (each must wait for the learner),
         then let the other seats play; the learner's rewards. An illegal action raises
-        :class:`IllegalActionError` before any game changes."""
+        :class:`IllegalActionError` before any game changes; a policy's illegal action
+        raises :class:`PolicyError` after the learner's has been applied, so callers that
+        must leave the games unchanged then run this inside :meth:`unchanged_on_error`."""
         reward = self._step(actions, games)
         return reward + self.advance()
+
+    @contextmanager
+    def unchanged_on_error(self) -> Iterator[None]:
+        """Put the games back as they were before the block if it raises: the batch (its
+        rows, generators, masks, players and rewards), the step counts and the bots'
+        generator. What a policy keeps inside itself is its own."""
+        batch = self.batch
+        saved = {name: getattr(batch, name).copy() for name in _BATCH_STATE}
+        steps = self.steps.copy()
+        rng = self.rng.getstate()
+        try:
+            yield
+        except BaseException:
+            for name, value in saved.items():
+                getattr(batch, name)[...] = value
+            self.batch = batch
+            self.steps[:] = steps
+            self.rng.setstate(rng)
+            raise
 
     def advance(self) -> npt.NDArray[np.float32]:
         """Play the other seats until every game waits for the learner, is over or is
@@ -291,15 +335,46 @@ class Games:
             if isinstance(policy, Bot):
                 for g in index:
                     chosen = policy.choose(self.state(int(g)), self.rng)
-                    actions[g] = action_id(chosen, self.ruleset)
+                    try:
+                        actions[g] = action_id(chosen, self.ruleset)
+                    except Exception as error:
+                        raise self._policy_error(seat, int(g), str(chosen)) from error
             elif self.batched:
                 obs = self._seen_by(index, seat)
-                actions[index] = np.asarray(policy(obs), dtype=np.int64).reshape(index.size)
+                got = np.asarray(policy(obs))
+                if got.size != index.size or not np.issubdtype(got.dtype, np.integer):
+                    raise PolicyError(
+                        f"the {self.roles[seat]} policy at seat {seat} returned {got!r}; it "
+                        f"is to return {index.size} integer action ids, one for each game "
+                        f"of its batch (where seat {seat} is to act)"
+                    )
+                actions[index] = got.reshape(index.size)
             else:
                 for g in index:
                     seen = self._seen_by(np.array([g]), seat, single=True)
-                    actions[g] = _action_int(policy(seen))
+                    got = policy(seen)
+                    try:
+                        actions[g] = _action_int(got)
+                    except IllegalActionError as error:
+                        raise self._policy_error(seat, int(g), repr(got)) from error
+            for g in index:
+                a = int(actions[g])
+                if not (0 <= a < NUM_ACTIONS and self.batch.legal_action_mask[g, a]):
+                    raise self._policy_error(seat, int(g), str(a))
         return actions
+
+    def _policy_error(self, seat: int, game: int, got: str) -> PolicyError:
+        """The error for a policy that returned ``got`` (as text) for ``seat`` in ``game``."""
+        where = f" in game {game}" if self.size > 1 else ""
+        mask = self.batch.legal_action_mask[game]
+        ids = np.flatnonzero(mask).tolist()
+        named = legal_notation(self.state(game), mask)
+        legal = ", ".join(f"{a} ({text})" for a, text in zip(ids, named, strict=True))
+        return PolicyError(
+            f"the {self.roles[seat]} policy at seat {seat} returned {got}{where}, which is "
+            f"not a legal action id there; legal ids: {legal} (the action_mask of the "
+            f"observation it was given)"
+        )
 
     def _seen_by(
         self, index: npt.NDArray[np.intp], seat: int, *, single: bool = False
@@ -310,6 +385,15 @@ class Games:
         if single:
             return {"observation": obs[0], "action_mask": mask[0]}
         return {"observation": obs, "action_mask": mask}
+
+
+def action_in_space(action: Any) -> int:
+    """An id of the action space ``Discrete(NUM_ACTIONS)``, given as one integer (Python or
+    numpy, or a 0-d array of one); anything else raises :class:`IllegalActionError`."""
+    a = _action_int(action)
+    if not 0 <= a < NUM_ACTIONS:
+        raise IllegalActionError(f"action {a} is outside 0..{NUM_ACTIONS - 1}")
+    return a
 
 
 def _action_int(action: Any) -> int:

@@ -21,13 +21,14 @@ from pachisi.env._games import (
     Games,
     Observation,
     Policy,
-    _action_int,
+    action_in_space,
     learner_seats,
     legal_notation,
     observation_space,
     render_text,
     ruleset_of,
     seat_policies,
+    seat_roles,
 )
 from pachisi.notation import write_position
 from pachisi.rules.actions import IllegalActionError
@@ -52,12 +53,23 @@ class PachisiEnv(gym.Env[Observation, np.int64]):
     (a draw). ``truncated`` comes after ``max_steps`` actions of all seats. Throws are
     drawn inside, from the generator that ``reset(seed=...)`` seeds.
 
-    An illegal action raises :class:`~pachisi.rules.actions.IllegalActionError` and
-    changes nothing. ``illegal_action="lose"`` instead ends the episode as a loss (reward
-    -1, ``info["illegal_action"]``), for code that samples actions without the mask (as
-    Gymnasium's ``check_env`` does); the game is abandoned, never played on differently.
+    An action is an id of the action space, ``Discrete(NUM_ACTIONS)``; anything else (not
+    one integer, or outside ``0..NUM_ACTIONS - 1``) raises
+    :class:`~pachisi.rules.actions.IllegalActionError` and changes nothing. An id that is
+    not legal now loses by default (``illegal_action="lose"``): the episode ends with
+    reward -1, ``terminated`` and ``info["illegal_action"]``, the game abandoned where it
+    stood, never played on with another action. Gymnasium asks ``step`` to accept every
+    element of the action space (``check_env`` samples them without the mask), and pgx
+    has the same convention. ``illegal_action="raise"`` raises
+    :class:`~pachisi.rules.actions.IllegalActionError` instead and changes nothing, so
+    that the caller can choose again.
+
     With ``notation=True`` the info holds the position string and the legal actions in
     the reference notation.
+
+    A policy of the other seats that returns an illegal action id raises
+    :class:`~pachisi.env.PolicyError`, which names the policy, its seat, the id and the
+    legal ids; the step is undone, the game left as it was before it.
     """
 
     # Gymnasium reads the render modes from the class, before it makes an instance.
@@ -71,18 +83,21 @@ class PachisiEnv(gym.Env[Observation, np.int64]):
         opponents: Policy = "random",
         partner: Policy | None = None,
         max_steps: int = 50_000,
-        illegal_action: Literal["raise", "lose"] = "raise",
+        illegal_action: Literal["lose", "raise"] = "lose",
         notation: bool = False,
         render_mode: str | None = None,
     ) -> None:
         self.ruleset = ruleset_of(ruleset)
-        if illegal_action not in ("raise", "lose"):
-            raise ValueError(f"illegal_action is 'raise' or 'lose', not {illegal_action!r}")
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action is 'lose' or 'raise', not {illegal_action!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
         self.seats = learner_seats(learner, self.ruleset)
         policies = seat_policies(self.seats, opponents, partner)
-        self._games = Games(self.ruleset, 1, self.seats, policies, max_steps, batched=False)
+        roles = seat_roles(self.seats, partner)
+        self._games = Games(
+            self.ruleset, 1, self.seats, policies, max_steps, batched=False, roles=roles
+        )
         self.illegal_action = illegal_action
         self.notation = notation
         self.render_mode = render_mode
@@ -99,6 +114,9 @@ class PachisiEnv(gym.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
+        # Done until the new game has started: if a policy fails while the other seats play
+        # up to the learner's first turn, the half-started game cannot be stepped.
+        self._done = True
         self._games.start(int(self.np_random.integers(2**40)), int(self.np_random.integers(2**63)))
         self._done = False
         return self._observation(), self._info()
@@ -107,9 +125,12 @@ class PachisiEnv(gym.Env[Observation, np.int64]):
         if self._done:
             raise RuntimeError("the episode is over: call reset() first")
         games = self._games
+        # Outside the action space is an error whatever illegal_action says: only an id of
+        # the space can be a move that is merely not legal now.
+        chosen = np.array([action_in_space(action)])
         try:
-            chosen = np.array([_action_int(action)])
-            reward = float(games.act(chosen, np.ones(1, dtype=np.bool_))[0])
+            with games.unchanged_on_error():
+                reward = float(games.act(chosen, np.ones(1, dtype=np.bool_))[0])
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise

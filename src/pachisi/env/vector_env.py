@@ -34,6 +34,7 @@ from pachisi.env._games import (
     observation_space,
     ruleset_of,
     seat_policies,
+    seat_roles,
 )
 from pachisi.rules.actions import IllegalActionError
 from pachisi.rules.ruleset import Ruleset
@@ -54,7 +55,10 @@ class PachisiVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray
     :class:`~pachisi.env.gymnasium_env.PachisiEnv`; ``opponents`` is ``"random"``,
     ``"greedy"`` or a batched callable. Actions are one id per game; an illegal action
     (in a game that is not being reset) raises
-    :class:`~pachisi.rules.actions.IllegalActionError` and changes no game.
+    :class:`~pachisi.rules.actions.IllegalActionError` and changes no game. A batched
+    callable that returns an illegal id raises :class:`~pachisi.env.PolicyError` (naming
+    its seat, the game, the id and the legal ids), and the step is undone: every game is
+    as it was before it.
     """
 
     # Gymnasium's wrappers read the autoreset mode from the metadata.
@@ -79,7 +83,10 @@ class PachisiVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray
         self.ruleset = ruleset_of(ruleset)
         self.seats = learner_seats(learner, self.ruleset)
         policies = seat_policies(self.seats, opponents, partner)
-        self._games = Games(self.ruleset, num_envs, self.seats, policies, max_steps, batched=True)
+        roles = seat_roles(self.seats, partner)
+        self._games = Games(
+            self.ruleset, num_envs, self.seats, policies, max_steps, batched=True, roles=roles
+        )
         self.single_observation_space = observation_space(self.ruleset)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -95,6 +102,9 @@ class PachisiVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
+        # Not started until the new games have: if a policy fails while the other seats play
+        # up to the learner's first turns, the half-started games cannot be stepped.
+        self._started = False
         self._games.start(int(self.np_random.integers(2**40)), int(self.np_random.integers(2**63)))
         self._autoreset[:] = False
         self._started = True
@@ -110,11 +120,18 @@ class PachisiVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray
             raise IllegalActionError(f"need one integer action per game ({self.num_envs})")
         games = self._games
         restart = self._autoreset.copy()
+        generator = self.np_random.bit_generator.state
         # The learner's actions are checked and applied before any game restarts, so an
-        # illegal one leaves every game as it was.
-        rewards = games.act(chosen, ~restart)
-        if restart.any():
-            rewards += games.restart(restart, int(self.np_random.integers(2**40)))
+        # illegal one leaves every game as it was; a policy's illegal action comes later,
+        # while the other seats play, and the step is undone.
+        try:
+            with games.unchanged_on_error():
+                rewards = games.act(chosen, ~restart)
+                if restart.any():
+                    rewards += games.restart(restart, int(self.np_random.integers(2**40)))
+        except BaseException:
+            self.np_random.bit_generator.state = generator
+            raise
         terminated = games.batch.terminated.copy()
         truncated = games.truncated()
         self._autoreset = terminated | truncated
