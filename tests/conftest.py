@@ -33,6 +33,7 @@ USERS = (
     "tests/test_bots.py",
     "tests/test_cli.py",
     "tests/test_exit_codes.py",
+    "tests/test_termination.py",
 )
 """Where the tests that run the compiled engine live (by pytest node id)."""
 

@@ -748,8 +748,8 @@ def _summary_text(s: Summary) -> str:
         f"bots     {', '.join(s.bots)} (seats 0..3)",
         f"seed     {s.seed}",
         f"games    {s.games}",
-        f"draws    {_rate(s.draws, s.games)}  (no side could win, or no piece move, any more: "
-        "R-DEADLOCK, R-FROZEN)",
+        f"draws    {_rate(s.draws, s.games)}  (no side could win any more, R-DEADLOCK, "
+        "or no piece could move, R-FROZEN)",
         f"time     {s.seconds:.2f} s ({s.games_per_second:.1f} games/s)",
         f"mean     {s.mean_throws:.1f} throws, {s.mean_actions:.1f} actions, "
         f"{s.mean_captures:.2f} captures per game",

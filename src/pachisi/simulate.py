@@ -73,7 +73,8 @@ class GameStats:
     winning_seats: tuple[int, ...]
     """The seats on the winning side; empty for a draw or an abandoned game."""
     drawn: bool = False
-    """The game ended as a draw: no side could win any more (R-DEADLOCK)."""
+    """The game ended as a draw: no side could win any more (R-DEADLOCK) or no piece
+    could move again (R-FROZEN)."""
 
     @property
     def finished(self) -> bool:
@@ -170,7 +171,8 @@ class Summary:
     """The bot name of each seat."""
     games: int
     draws: int
-    """Games that ended as a draw because no side could win any more (R-DEADLOCK)."""
+    """Games that ended as a draw because no side could win any more (R-DEADLOCK) or no
+    piece could move again (R-FROZEN)."""
     unfinished: int
     """Games abandoned by a cap, with neither a winner nor a draw."""
     seconds: float

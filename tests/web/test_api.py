@@ -78,6 +78,12 @@ def test_bad_requests_are_refused_with_a_message(client: TestClient) -> None:
     four = [HUMAN, HUMAN, HUMAN, HUMAN]
     refused({"ruleset": "nonsense", "seats": four}, 400, "nonsense")
     refused({"ruleset": "classic+six_up_value=35", "seats": four}, 400, "six_up_value")
+    # R-PLAYABLE-RULESET: no piece could ever enter.
+    refused(
+        {"ruleset": "herklots-6+pyada_condition=all_entered", "seats": four},
+        400,
+        "pyada_condition=all_entered",
+    )
     refused({"seats": [HUMAN, computer("nobody"), HUMAN, HUMAN]}, 400, "unknown player")
     refused({"seats": [HUMAN, {"kind": "open", "player": "greedy"}, HUMAN, HUMAN]}, 400, "player")
     refused({"seats": [HUMAN, HUMAN]}, 400, "4 seat specs")

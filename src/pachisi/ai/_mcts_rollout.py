@@ -94,7 +94,6 @@ class Rollouts:
         # registry imports this module; and the compiled engine loads numba, which costs
         # every command that makes no rollout (`pachisi --help`, `pachisi play` against
         # greedy) a second or more of start-up.
-        from pachisi.fast.convert import to_state
         from pachisi.fast.params import FastEngineError
         from pachisi.fast.playouts import playouts
 
@@ -108,12 +107,12 @@ class Rollouts:
             return self._reference(state, random.Random(seed))
         n = sides(state)
         total = [0.0] * n
-        for row, w in zip(results.rows, results.winners.tolist(), strict=True):
+        for j, w in enumerate(results.winners.tolist()):
             if w >= 0:
                 total[w] += 1.0
                 continue
             if w == -1 and self.steps is not None:
-                reward = self.evaluate(to_state(row, state.ruleset))
+                reward = self.evaluate(results.final_state(j, state.ruleset))
             else:
                 reward = [1.0 / n] * n
             total = [t + r for t, r in zip(total, reward, strict=True)]

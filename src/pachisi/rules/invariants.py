@@ -10,7 +10,8 @@ reader calls it for every position it reads.
 What is checked, by group (rule IDs in brackets):
 
 * **pieces**: progresses 0..84, none on p 1..12 under ``track=ludii`` [R-TRACK]; a seat with
-  a piece out has entered [R-FIRST-PIECE-FREE]; enemies share a square only where the rules
+  a piece out, or a kill credit (0..999,999,999), has entered [R-FIRST-PIECE-FREE,
+  V-KILL-BEFORE-HOME]; enemies share a square only where the rules
   let them (a castle under ``coexist``, a mixed stack under ``top_one``) [R-CASTLE-BLOCK,
   R-CAPTURE]; friendly pieces share only where stacking allows [V-STACK-RESTRICTED].
 * **board memory**: second laps only under ``extra_lap`` and on p >= 8 [V-EXTRA-LAP]; the
@@ -66,6 +67,9 @@ from pachisi.rules.state import DRAW, NO_WINNER, CaptureRecord, Stage, State
 __all__ = ["InvalidStateError", "check_state"]
 
 _PLAYING = (Stage.THROW, Stage.ACT, Stage.PYADA, Stage.SPEND)
+MAX_KILLS = 999_999_999
+"""The most kill credits a seat may hold: the position string writes at most nine digits,
+and every engine counts them in 32 bits."""
 _PRIVATE = frozenset().union(*PRIVATE_SQUARES)
 
 
@@ -128,6 +132,16 @@ def _check_pieces(s: State) -> None:
                 "entered",
                 f"piece {_name(g)} has left the Charkoni, so seat {g >> 2} has entered "
                 "(R-FIRST-PIECE-FREE)",
+            )
+    for seat, credits in enumerate(s.kills):
+        if not 0 <= credits <= MAX_KILLS:
+            raise _fail("kills", f"kill credits are 0..{MAX_KILLS:,} per seat")
+        if credits and not s.entered >> seat & 1:
+            raise _fail(
+                "kills",
+                f"seat {seat} has {credits} kill credit{'s' if credits > 1 else ''} but has "
+                "never brought a piece out: a credit is a capture by one of its own pieces "
+                "(V-KILL-BEFORE-HOME)",
             )
     squares: dict[int, list[int]] = {}
     for g, p in enumerate(pos):

@@ -48,7 +48,8 @@ class GameResult:
     winning_seats: tuple[int, ...]
     """The seats on the winning side; empty for a draw or an unfinished game."""
     drawn: bool
-    """The game ended as a draw: no side could win any more (R-DEADLOCK)."""
+    """The game ended as a draw: no side could win any more (R-DEADLOCK) or no piece
+    could move again (R-FROZEN)."""
     throws: int
     actions: int
     captures: int
