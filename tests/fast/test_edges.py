@@ -3,6 +3,10 @@ Python boundary, and games that outgrow a state row going on in the reference en
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -165,3 +169,49 @@ def test_playouts_hand_over_a_game_that_outgrows_its_row() -> None:
         )
         assert results.final_state(j, start.ruleset) == final
         assert (int(results.throws[j]), int(results.actions[j])) == (game.throws, game.actions)
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def _pachisi(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pachisi", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("rules", [LONG_SERIES, EVERY_THROW_AGAIN])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_simulate_plays_rulesets_whose_games_outgrow_the_row(rules: str, workers: str) -> None:
+    args = ("simulate", "--ruleset", rules, "--games", "3", "--seed", "1", "--json")
+    fast = _pachisi(*args, "--workers", workers)
+    assert fast.returncode == 0, fast.stderr
+    assert "bug" not in fast.stderr
+    reference = _pachisi(*args, "--engine", "reference")
+    drop = ("seconds", "games_per_second")
+    same = [
+        {k: v for k, v in json.loads(done.stdout).items() if k not in drop}
+        for done in (fast, reference)
+    ]
+    assert same[0] == same[1]
+
+
+SPLIT_70 = (
+    "classic+split_throw=split+score_table=70,10,2,3,4,5,6+reroll_values=6,10,70"
+    "+entry_values=6,10,70+last_square_exit=6,10,70"
+)
+"""A split throw of 70: longer than any part the compiled engine's action space holds."""
+
+
+def test_simulate_plays_a_ruleset_the_compiled_engine_cannot_on_the_reference_one() -> None:
+    done = _pachisi("simulate", "--ruleset", SPLIT_70, "--games", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    notice = done.stderr.strip().splitlines()
+    assert len(notice) == 1 and "playing it with the reference engine" in notice[0]
+    assert "bug" not in done.stderr and json.loads(done.stdout)["games"] == 2
+    refused = _pachisi("simulate", "--ruleset", SPLIT_70, "--games", "2", "--engine", "fast")
+    assert refused.returncode == 2 and "--engine fast cannot play this ruleset" in refused.stderr

@@ -547,3 +547,15 @@ def test_every_accepted_state_has_a_move_and_only_accepted_successors(
     for move in moves:
         after, _ = engine.apply(state, move)  # type: ignore[arg-type]
         check_state(after)
+
+
+def test_a_kill_credit_needs_a_seat_that_has_entered() -> None:
+    """A credit is a capture by one of the seat's own pieces (V-KILL-BEFORE-HOME)."""
+    from pachisi.notation import read_position
+
+    with pytest.raises(ValueError, match="never brought a piece out"):
+        read_position("0,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t0 1 kills=1,0,0,0 classic")
+    assert read_position("0,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t0 1 entered=0 kills=1,0,0,0 classic")
+    r = parse_ruleset("classic")
+    with pytest.raises(InvalidStateError, match=r"0\.\.999,999,999"):
+        check_state(State(r, (0,) * 16, Stage.THROW, 0, entered=1, kills=(2**31, 0, 0, 0)))
