@@ -29,8 +29,8 @@ if str(ROOT) not in sys.path:
 from tests.rules.random_rulesets import random_rulesets  # noqa: E402
 
 from pachisi.ai import make_player  # noqa: E402
+from pachisi.arguments import INT32_MAX  # noqa: E402
 from pachisi.fast import warm_up  # noqa: E402
-from pachisi.fast.arguments import INT32_MAX  # noqa: E402
 from pachisi.rules.ruleset import NAMED  # noqa: E402
 from pachisi.simulate import simulate  # noqa: E402
 

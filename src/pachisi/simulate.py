@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from pachisi.ai.bots import Bot
-from pachisi.fast.arguments import INT32_MAX, whole
+from pachisi.arguments import INT32_MAX, whole
 from pachisi.rules import cowries, engine
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import CHANCE, State

@@ -28,13 +28,13 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from pachisi.arguments import reachable, whole
 from pachisi.fast import _batch
 from pachisi.fast._codec import NUM_ACTIONS
 from pachisi.fast._legal import Pool, new_pool
 from pachisi.fast._playout import Work
 from pachisi.fast._position import OCC_N_SIZE
 from pachisi.fast._rng import seed_mt, splitmix64
-from pachisi.fast.arguments import reachable, whole
 from pachisi.fast.convert import action_of, to_row, to_state
 from pachisi.fast.layout import MAX_ITEMS, OVERFLOW
 from pachisi.fast.params import FastEngineError

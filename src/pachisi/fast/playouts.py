@@ -22,9 +22,9 @@ import numpy as np
 import numpy.typing as npt
 
 from pachisi.ai.bots import REACH_FLOOR, Bot, GreedyBot, RandomBot, Weights, _single_throw_chances
+from pachisi.arguments import INT32_MAX, reachable, whole
 from pachisi.fast import _playout
 from pachisi.fast._rng import mt_random, mt_state, seed_mt, splitmix64
-from pachisi.fast.arguments import INT32_MAX, reachable, whole
 from pachisi.fast.convert import to_row, to_state
 from pachisi.fast.layout import MAX_ITEMS, OVERFLOW, STATE_SIZE, WINNER
 from pachisi.fast.params import FastEngineError, compile_ruleset

@@ -1,4 +1,5 @@
-"""Checks at the compiled engine's Python boundary, before anything reaches a kernel.
+"""Checks at the Python boundary of the compiled engine and the simulations, before
+anything reaches a kernel.
 
 numba compiles one machine-code version per argument type: a float, a bool or a numpy
 integer where the kernels take a Python int would start a silent compile of several
