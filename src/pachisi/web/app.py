@@ -29,6 +29,7 @@ from pachisi.rules.ruleset import NAMED
 from pachisi.web.lobby import DEFAULT_PLAYER, BadRequest, SeatSpec
 from pachisi.web.room import Room, Subscriber
 from pachisi.web.service import Conflict, GameService, NotFound
+from pachisi.web.settings import Settings
 from pachisi.web.storage import Storage, open_storage
 from pachisi.web.views import board_json
 from pachisi.web.writer import Writer
@@ -69,14 +70,17 @@ def create_app(
     computer_delay: float = 0.0,
     hint_level: str = DEFAULT_LEVEL,
     static_dir: Path = STATIC,
+    settings: Settings | None = None,
 ) -> FastAPI:
     """The web game's app over ``database`` (a URL, an open :class:`Storage`, or None for
     the SQLite file in the user's data directory).
 
     ``rng`` makes the throws (default ``secrets.SystemRandom()``; a seeded generator makes
     games reproducible in tests); ``computer_delay`` is the pause, in seconds, before each
-    computer seat's command; ``hint_level`` whose judgement hints give.
+    computer seat's command; ``hint_level`` whose judgement hints give; ``settings`` the
+    operator's limits and switches (default :class:`~pachisi.web.settings.Settings`).
     """
+    settings = settings if settings is not None else Settings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -93,7 +97,14 @@ def create_app(
             if not isinstance(database, Storage):
                 storage.close()
 
-    app = FastAPI(title="pachisi", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="pachisi",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if settings.openapi else None,
+    )
+    app.state.settings = settings
     app.add_exception_handler(RequestValidationError, _validation_error)
     _pages(app, static_dir)
     _api(app, hint_level)
