@@ -27,7 +27,7 @@ from pachisi.fast._legal import (
     raw_legal_actions,
     waiting,
 )
-from pachisi.fast._ops import begin_phase, takes_turns
+from pachisi.fast._ops import fresh_turn, takes_turns
 from pachisi.fast._position import (
     HOME,
     LAST_SQUARE,
@@ -39,22 +39,14 @@ from pachisi.fast._position import (
 from pachisi.fast._throws import end_throwing, throw
 from pachisi.fast.layout import (
     ACT_STAGE,
-    AGAIN,
-    CAPTURED,
     ENTERED,
     ITEMS_LEN,
     NO_WINNER,
     POS,
     PYADAS,
-    RUN_KEY,
-    RUN_LEN,
     SEAT,
     SPEND_STAGE,
-    SPLIT_LEFT,
-    SPLIT_USED,
-    SPLIT_VALUE,
     STAGE,
-    THROW_K,
     THROW_OFF_STAGE,
     THROW_STAGE,
     WINNER,
@@ -191,17 +183,7 @@ def _turn_of(st: Row, params: Row, seat: int) -> None:
     """``seat`` about to make the first throw of a turn on this board."""
     st[SEAT] = seat
     st[WINNER] = NO_WINNER
-    st[THROW_K] = -1
-    st[AGAIN] = 0
-    st[CAPTURED] = 0
-    st[PYADAS] = 0
-    st[ITEMS_LEN] = 0
-    st[RUN_KEY] = 0
-    st[RUN_LEN] = 0
-    st[SPLIT_LEFT] = 0
-    st[SPLIT_VALUE] = 0
-    st[SPLIT_USED] = 0
-    begin_phase(st, params)
+    fresh_turn(st, params)
 
 
 @inline

@@ -356,13 +356,20 @@ def end_turn(st: Row, params: Row, ev: Events, evn: Row) -> None:
             _close_windows(st, seat)
     st[SEAT] = seat
     st[TURN] += 1
+    fresh_turn(st, params)
+    emit(ev, evn, E_TURN, seat)
+
+
+@inline
+def fresh_turn(st: Row, params: Row) -> None:
+    """Nothing of a turn in progress: the seat to play is about to throw (as
+    :meth:`pachisi.rules._builder.Builder.end_turn_fields` and ``begin_phase``)."""
     st[THROW_K] = -1
     st[AGAIN] = 0
     st[SPLIT_LEFT] = 0
     st[SPLIT_VALUE] = 0
     st[SPLIT_USED] = 0
     begin_phase(st, params)
-    emit(ev, evn, E_TURN, seat)
 
 
 @kernel

@@ -140,7 +140,7 @@ def apply_chance(state: State, k: int) -> tuple[State, list[Event]]:
     """Apply a throw with ``k`` mouths up; returns the new state and its events."""
     new, events = throw(state, k)
     # A throw moves no piece, so R-FROZEN's answer, if already known, carries over.
-    if state.memo is not None and new.memo is not None and new.pos == state.pos:
+    if state.memo is not None and new.memo is not None:
         new.memo.frozen = state.memo.frozen
     return _settle(new, events)
 

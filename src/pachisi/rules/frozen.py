@@ -61,17 +61,12 @@ def is_frozen(state: State) -> bool:
         return memo.frozen
     r = state.ruleset
     occ = occupancy(state)
-    seats = []
-    frozen = True
-    for j in range(NUM_SEATS):
-        seat = (state.seat + j) % NUM_SEATS
-        if takes_turns(r, state.pos, seat):
-            # A cheap proof that a seat can move settles almost every position at once.
-            if _can_use_something(state, occ, seat):
-                frozen = False
-                break
-            seats.append(seat)
-    frozen = frozen and all(_stuck(state, seat) for seat in seats)
+    turns = ((state.seat + j) % NUM_SEATS for j in range(NUM_SEATS))
+    seats = [seat for seat in turns if takes_turns(r, state.pos, seat)]
+    # A cheap proof that a seat can move settles almost every position at once.
+    frozen = not any(_can_use_something(state, occ, seat) for seat in seats) and all(
+        _stuck(state, seat) for seat in seats
+    )
     if memo is not None:
         memo.frozen = frozen
     return frozen
