@@ -243,7 +243,7 @@ class ThinkingPool:
 
     async def hint(self, state: State, level: str, seed: int) -> list[Ranked]:
         """``pachisi.ai.hints.hint(state, level, seed=seed)`` in a worker; :class:`PoolBusy`
-        at once when ``queue`` requests wait already."""
+        at once when ``queue`` requests (decisions count too) wait already."""
         request = ("hint", (state, level, seed))
         ranked: list[Ranked] = await self._ask(request, self.queue, f"the {level} hint")
         return ranked
