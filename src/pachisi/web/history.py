@@ -33,14 +33,16 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, Final
 
 from pachisi.notation import write_position
 from pachisi.rules import engine
+from pachisi.rules.board import HOME, NUM_SEATS, PIECES_PER_SEAT
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import State
 from pachisi.web.room import parse_move
-from pachisi.web.views import event_json, pieces_json, result_json, turn_json
+from pachisi.web.views import event_json, piece_json, pieces_json, result_json, turn_json
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -60,6 +62,8 @@ ETAG_FORMAT: Final = "h1"
 """Leads every ETag: changed whenever a step's JSON changes, so that no client keeps a page
 of the old shape."""
 
+_COMPACT: Final = (",", ":")
+"""The steps are bulky (2.5 kB each, mostly the pieces): they are encoded without spaces."""
 _SAFE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _ENTITY_TAG: Final = re.compile(r'\s*(?:W/)?("[^"]*")\s*(?:,|$)')
 
@@ -77,6 +81,27 @@ def step_json(
         "turn": turn_json(state, frozenset()),
         "result": result_json(state),
     }
+
+
+@lru_cache(maxsize=NUM_SEATS * PIECES_PER_SEAT * (HOME + 1) * 2)
+def _piece_text(piece: int, progress: int, lap: bool) -> str:
+    # A piece can be in only 16 x 85 x 2 places: each is encoded once, then reused.
+    return json.dumps(piece_json(piece, progress, lap), separators=_COMPACT)
+
+
+def step_text(version: int, move: str | None, events: list[dict[str, Any]], state: State) -> str:
+    """:func:`step_json` as compact JSON text (the same value, each piece's text reused)."""
+    laps = state.laps
+    pieces = ",".join(_piece_text(g, p, bool(laps >> g & 1)) for g, p in enumerate(state.pos))
+    head = json.dumps(
+        {"version": version, "move": move, "events": events, "position": write_position(state)},
+        separators=_COMPACT,
+    )
+    tail = json.dumps(
+        {"turn": turn_json(state, frozenset()), "result": result_json(state)},
+        separators=_COMPACT,
+    )
+    return f'{head[:-1]},"pieces":[{pieces}],{tail[1:]}'
 
 
 def history(game_id: str, ruleset: Ruleset, moves: Sequence[str]) -> dict[str, Any]:
@@ -109,11 +134,11 @@ class GameHistory:
     def __init__(self, game_id: str, ruleset: Ruleset) -> None:
         self.game_id = game_id
         self.ruleset = ruleset
-        self._head = f'{{"id": {json.dumps(game_id)}, "ruleset": {json.dumps(str(ruleset))}'
+        self._head = f'{{"id":{json.dumps(game_id)},"ruleset":{json.dumps(str(ruleset))}'
         self._state = engine.new_game(ruleset)
         self._moves: list[str] = []
         self._move_texts: list[str] = []
-        self._steps: list[str] = [json.dumps(step_json(0, None, [], self._state))]
+        self._steps: list[str] = [step_text(0, None, [], self._state)]
         self._lock = threading.Lock()
 
     @property
@@ -131,15 +156,17 @@ class GameHistory:
         return self._state.is_over
 
     def extend(self, moves: Sequence[str]) -> None:
-        """Take the game's moves so far: encode a step for each move not yet seen.
+        """Take the game's moves so far (or their first few): encode a step for each move
+        not yet seen.
 
-        ``moves`` must start with the moves already taken (a game's moves only grow), else
-        :class:`ValueError`; an illegal move raises the engine's error and leaves the history
-        as it was before that move.
+        ``moves`` must start with the moves already taken, or be the first of them (a game's
+        moves only grow), else :class:`ValueError`; an illegal move raises the engine's
+        error and leaves the history as it was before that move.
         """
         with self._lock:
             known = len(self._moves)
-            if len(moves) < known or list(moves[:known]) != self._moves:
+            both = min(known, len(moves))
+            if list(moves[:both]) != self._moves[:both]:
                 raise ValueError(
                     f"game {self.game_id!r}: these {len(moves)} moves do not continue "
                     f"the {known} already in its history"
@@ -149,33 +176,40 @@ class GameHistory:
                 text = moves[version - 1]
                 before = state
                 state, events = engine.apply(before, parse_move(text))
-                step = step_json(version, text, [event_json(e, before) for e in events], state)
+                said = [event_json(e, before) for e in events]
                 # The step's texts first, the move last: ``version`` counts complete steps.
-                self._steps.append(json.dumps(step))
+                self._steps.append(step_text(version, text, said, state))
                 self._move_texts.append(json.dumps(text))
                 self._state = state
                 self._moves.append(text)
 
     def page(self, start: int, limit: int, version: int | None = None) -> str:
         """The JSON text of the steps ``start`` to ``start + limit - 1`` of the game at
-        ``version`` (default: the history's own; never beyond it), as docs/web.md shows.
+        ``version`` (default: the history's own), as docs/web.md shows.
 
-        ``moves`` holds the moves of the page's steps (step 0 has none), so the pages'
-        ``moves`` joined are the game's moves. A ``start`` beyond the version gives a page
-        without steps; ``next`` is the start of the next page, null on the last.
+        ``version`` may be below the history's (the page of an earlier version) or above it
+        as long as the history has the page's steps (:meth:`HistoryCache.get` replays only
+        as far as a page needs). ``moves`` holds the moves of the page's steps (step 0 has
+        none), so the pages' ``moves`` joined are the game's moves. A ``start`` beyond the
+        version gives a page without steps; ``next`` is the start of the next page, null on
+        the last.
         """
-        if start < 0 or limit < 1:
+        if start < 0 or limit < 1 or (version is not None and version < 0):
             raise ValueError(f"no page starts at {start} with {limit} steps")
-        have = self.version
-        version = have if version is None else min(version, have)
+        version = self.version if version is None else version
         end = min(start + limit, version + 1)
+        if end > self.version + 1:
+            raise ValueError(
+                f"game {self.game_id!r}: the page {start}..{end - 1} is beyond the "
+                f"{self.version + 1} steps in its history"
+            )
         following = end if end <= version else None
-        steps = ", ".join(self._steps[start:end])
-        moves = ", ".join(self._move_texts[max(start, 1) - 1 : max(end - 1, 0)])
+        steps = ",".join(self._steps[start:end])
+        moves = ",".join(self._move_texts[max(start, 1) - 1 : max(end - 1, 0)])
         return (
-            f'{self._head}, "version": {version}, "start": {start}, "limit": {limit}, '
-            f'"next": {"null" if following is None else following}, '
-            f'"moves": [{moves}], "steps": [{steps}]}}'
+            f'{self._head},"version":{version},"start":{start},"limit":{limit},'
+            f'"next":{"null" if following is None else following},'
+            f'"moves":[{moves}],"steps":[{steps}]}}'
         )
 
 
@@ -210,7 +244,8 @@ class HistoryCache:
         return game_id in self._games
 
     def get(self, game_id: str, ruleset: Ruleset, moves: Sequence[str]) -> GameHistory:
-        """The history of ``game_id`` extended to ``moves`` (made now if not held).
+        """The history of ``game_id`` extended to (at least) ``moves``, its moves so far or
+        their first few (made now if not held).
 
         A held history whose ruleset or moves are not this game's (a game id reused, as by
         tests over a fresh database) is replaced by a new one.

@@ -421,10 +421,11 @@ class GameService:
 
     async def history(self, room: Room, start: int, limit: int) -> tuple[int, str]:
         """The page ``start``/``limit`` of the game's steps as JSON text (docs/web.md), and
-        the version it is of: the room's now. Only the moves no request has seen before are
-        replayed (:class:`~pachisi.web.history.HistoryCache`)."""
+        the version it is of: the room's now. Only moves no request has seen before are
+        replayed, and only as far as the page goes (:class:`~pachisi.web.history.HistoryCache`).
+        """
         version = room.version
-        moves = room.moves[:version]
+        moves = room.moves[: min(version, start + limit - 1)]
 
         def page() -> str:
             return self.histories.get(room.id, room.ruleset, moves).page(start, limit, version)
