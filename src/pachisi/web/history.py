@@ -63,7 +63,7 @@ ETAG_FORMAT: Final = "h1"
 of the old shape."""
 
 _COMPACT: Final = (",", ":")
-"""The steps are bulky (2.5 kB each, mostly the pieces): they are encoded without spaces."""
+"""The steps are bulky (2.2 kB each even so, mostly the pieces): no spaces in them."""
 _SAFE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _ENTITY_TAG: Final = re.compile(r'\s*(?:W/)?("[^"]*")\s*(?:,|$)')
 
