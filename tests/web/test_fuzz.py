@@ -196,6 +196,7 @@ def test_a_game_no_side_can_win_ends_as_a_draw_and_says_so(database_url: str, se
         assert view["result"]["draw"] and view["result"]["winner"] is None
         assert view["result"]["text"] == "draw: no side can win any more"
         assert view["result"]["record"] == "draw"
-        history = client.get(f"/api/games/{game_id}/history").json()
+        last = {"start": view["version"]}
+        history = client.get(f"/api/games/{game_id}/history", params=last).json()
         assert history["steps"][-1]["events"][-1]["kind"] == "draw"
         assert '[Result "draw"]' in client.get(f"/api/games/{game_id}/record").text

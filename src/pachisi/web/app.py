@@ -26,6 +26,7 @@ from pachisi.ai.hints import DEFAULT_LEVEL
 from pachisi.ai.players import PLAYER_NAMES
 from pachisi.describe import DESCRIPTIONS
 from pachisi.rules.ruleset import NAMED
+from pachisi.web.history import DEFAULT_LIMIT, MAX_LIMIT, etag, etag_matches
 from pachisi.web.lobby import DEFAULT_PLAYER, BadRequest, SeatSpec
 from pachisi.web.room import Room, Subscriber
 from pachisi.web.service import Conflict, GameService, NotFound
@@ -237,11 +238,31 @@ def _api(app: FastAPI, hint_level: str) -> None:
         )
 
     @app.get("/api/games/{game_id}/history", response_model=None)
-    async def get_history(game_id: str, request: Request) -> dict[str, Any] | Response:
-        room = await room_or_404(game_id, request)
-        if not isinstance(room, Room):
-            return room
-        return await _service(request).history(room)
+    async def get_history(
+        game_id: str,
+        request: Request,
+        start: Annotated[int, Query(ge=0)] = 0,
+        limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
+    ) -> Response:
+        service = _service(request)
+        room = await service.history_room(game_id)
+        if room is None:
+            return _detail(404, f"there is no game {game_id!r}")
+        # Decided from the room's version alone: no replay, no cache, no encoding.
+        tag = etag(room.id, room.version, start, limit)
+        if etag_matches(request.headers.get("if-none-match"), tag):
+            return Response(status_code=304, headers=_history_headers(tag))
+        version, text = await service.history(room, start, limit)
+        return Response(
+            text,
+            media_type="application/json",
+            headers=_history_headers(etag(room.id, version, start, limit)),
+        )
+
+
+def _history_headers(tag: str) -> dict[str, str]:
+    # no-cache: a client may keep a page, but asks each time whether it is still current.
+    return {"ETag": tag, "Cache-Control": "no-cache"}
 
 
 # --------------------------------------------------------------------------- WebSocket

@@ -20,6 +20,7 @@ import json
 import logging
 import random
 import secrets
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -31,10 +32,11 @@ from pachisi.rules import cowries, engine
 from pachisi.rules.actions import Action, IllegalActionError, InvalidActionError
 from pachisi.rules.ruleset import parse_ruleset
 from pachisi.rules.state import CHANCE, State
+from pachisi.web.history import HistoryCache
 from pachisi.web.lobby import SeatSpec, game_url, plan_game
 from pachisi.web.protocol import Act, Command, HintRequest, ProtocolError, Resync, Throw
 from pachisi.web.protocol import parse_message as parse_command
-from pachisi.web.records import history, rebuild, record_text
+from pachisi.web.records import rebuild, record_text
 from pachisi.web.room import Room, Seat, Subscriber, person_seats, status_of
 from pachisi.web.storage import MoveRow, SeatRow
 from pachisi.web.tokens import new_token, token_hash
@@ -46,6 +48,8 @@ log: Final = logging.getLogger("pachisi.web")
 
 _RETRY_SECONDS: Final = 1.0
 """How long a computer seat waits before trying again when its move could not be stored."""
+_FINISHED_ROOMS: Final = 128
+"""How many finished games' rooms :meth:`GameService.history_room` keeps."""
 
 
 class Refused(Exception):
@@ -83,6 +87,9 @@ class GameService:
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.histories = HistoryCache()
+        """Every step of the games whose history was asked for, each encoded once."""
+        self._finished: OrderedDict[str, Room] = OrderedDict()
 
     # ----------------------------------------------------------------- life cycle
 
@@ -397,9 +404,33 @@ class GameService:
             record_text, room.id, room.ruleset_text, room.created, room.seats, list(room.moves)
         )
 
-    async def history(self, room: Room) -> dict[str, Any]:
-        """Every step of the game, for the replay viewer (docs/web.md)."""
-        return await asyncio.to_thread(history, room.id, room.ruleset, list(room.moves))
+    async def history_room(self, game_id: str) -> Room | None:
+        """The room of ``game_id`` for its history: as :meth:`room`, but the rooms of the
+        last few finished games asked about are kept (a finished game never changes), so
+        that a repeat request for one costs neither a load from storage nor a replay."""
+        room = self._finished.get(game_id)
+        if room is not None:
+            self._finished.move_to_end(game_id)
+            return room
+        room = await self.room(game_id)
+        if room is not None and room.state.is_over:
+            self._finished[game_id] = room
+            while len(self._finished) > _FINISHED_ROOMS:
+                self._finished.popitem(last=False)
+        return room
+
+    async def history(self, room: Room, start: int, limit: int) -> tuple[int, str]:
+        """The page ``start``/``limit`` of the game's steps as JSON text (docs/web.md), and
+        the version it is of: the room's now. Only moves no request has seen before are
+        replayed, and only as far as the page goes (:class:`~pachisi.web.history.HistoryCache`).
+        """
+        version = room.version
+        moves = room.moves[: min(version, start + limit - 1)]
+
+        def page() -> str:
+            return self.histories.get(room.id, room.ruleset, moves).page(start, limit, version)
+
+        return version, await asyncio.to_thread(page)
 
 
 def _retrieve(task: asyncio.Task[None]) -> None:

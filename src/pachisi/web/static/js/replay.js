@@ -1,5 +1,6 @@
 // The replay viewer: steps forward and back through a game, drawing each step from the
-// positions the server sends (/api/games/{id}/history), so the client replays nothing itself.
+// positions the server sends (/api/games/{id}/history, page by page), so the client replays
+// nothing itself.
 
 import { getBoard, recordUrl } from "./api.js";
 import { Board } from "./board.js";
@@ -103,6 +104,55 @@ function onKey(event) {
   }
 }
 
+/**
+ * What the page's requests carry to see a private game: the `watch` and `token` parameters
+ * of the page's own address (its link), else the watch token this browser keeps for the game.
+ */
+function accessQuery() {
+  const own = new URLSearchParams(window.location.search);
+  const query = new URLSearchParams();
+  let watch = own.get("watch");
+  if (!watch) {
+    try {
+      watch = localStorage.getItem(`pachisi_${gameId}_watch`);
+    } catch {
+      watch = null; // storage refused (a private window): the link's parameters only
+    }
+  }
+  if (watch) query.set("watch", watch);
+  for (const token of own.getAll("token")) query.append("token", token);
+  return query;
+}
+
+function withQuery(path, query) {
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/**
+ * The whole history, its pages fetched in turn until `next` is null: {history} with the
+ * steps and moves of every page, or {status} of the first request refused.
+ */
+async function fetchHistory(access) {
+  const path = `/api/games/${encodeURIComponent(gameId)}/history`;
+  let history = null;
+  let start = 0;
+  for (;;) {
+    const query = new URLSearchParams(access);
+    if (start) query.set("start", String(start));
+    const response = await fetch(withQuery(path, query));
+    if (!response.ok) return { status: response.status };
+    const page = await response.json();
+    if (history === null) history = { ...page, moves: [], steps: [] };
+    history.version = page.version;
+    history.moves = history.moves.concat(page.moves);
+    history.steps = history.steps.concat(page.steps);
+    // A game in progress may have grown meanwhile: the last page says where it ends.
+    if (page.next === null || page.next <= start) return { history };
+    start = page.next;
+  }
+}
+
 async function start() {
   await setUpLanguage();
   mountLanguageSwitch($("language"), () => {
@@ -113,15 +163,16 @@ async function start() {
   replay.board = new Board($("board"), geometry, { onPiece() {}, onSquare() {} });
   $("export").href = recordUrl(gameId);
   $("back-to-game").href = `/game/${encodeURIComponent(gameId)}`;
-  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/history`);
-  if (!response.ok) {
-    $("error").textContent = t("replay.failed", { status: response.status });
+  const access = accessQuery();
+  const { history, status } = await fetchHistory(access);
+  if (!history) {
+    $("error").textContent = t("replay.failed", { status });
     $("error").hidden = false;
     return;
   }
-  replay.history = await response.json();
+  replay.history = history;
   // The history does not say how many cowries the ruleset throws; the game's view does.
-  const game = await fetch(`/api/games/${encodeURIComponent(gameId)}`);
+  const game = await fetch(withQuery(`/api/games/${encodeURIComponent(gameId)}`, access));
   replay.cowries = game.ok ? (await game.json()).cowries : 6;
   $("slider").max = String(replay.history.steps.length - 1);
   $("slider").addEventListener("input", () => show(Number($("slider").value), false));
