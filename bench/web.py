@@ -32,6 +32,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import signal
 import socket
 import statistics
@@ -353,6 +354,10 @@ def _sqlite_server(args: argparse.Namespace) -> Iterator[Servers]:
             server.wait(timeout=60)
 
 
+def _servers(n: int) -> str:
+    return "1 server" if n == 1 else f"{n} servers"
+
+
 @contextlib.contextmanager
 def _cluster(args: argparse.Namespace) -> Iterator[Servers]:
     """``--instances`` servers on a fresh PostgreSQL database, behind nginx."""
@@ -371,7 +376,7 @@ def _cluster(args: argparse.Namespace) -> Iterator[Servers]:
         harness.Cluster(database, args.instances, extra_args=extra) as cluster,
     ):
         print(
-            f"{args.instances} servers at {', '.join(cluster.instance_urls)}; nginx at "
+            f"{_servers(args.instances)} at {', '.join(cluster.instance_urls)}; nginx at "
             f"{cluster.url}",
             flush=True,
         )
@@ -380,7 +385,7 @@ def _cluster(args: argparse.Namespace) -> Iterator[Servers]:
             database,
             [pid for pid in cluster.pids if pid is not None],
             [cluster.nginx_pid],
-            f"{args.instances} servers on PostgreSQL behind nginx",
+            f"{_servers(args.instances)} on PostgreSQL behind nginx",
         )
 
 
@@ -423,7 +428,9 @@ def main(argv: list[str] | None = None) -> int:
     on_postgres = args.instances > 1 or args.database is not None
     if args.profile and on_postgres:
         parser.error("--profile profiles the one server on SQLite, not --instances")
-    print("$ .venv/bin/python bench/web.py " + " ".join(sys.argv[1:]), flush=True)
+    # The command as run, less a database password (the output is pasted into docs).
+    shown = [re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", word) for word in sys.argv[1:]]
+    print("$ .venv/bin/python bench/web.py " + " ".join(shown), flush=True)
     with _cluster(args) if on_postgres else _sqlite_server(args) as servers:
         moves = Moves(servers.database)
         try:
