@@ -1,7 +1,13 @@
 """The web game under load: many concurrent games on loopback, each with its WebSocket
 clients (issue 8: 500 games, at least 1,000 commands a second, p99 below 50 ms, on SQLite).
 
-``pachisi serve`` runs in a subprocess on a fresh SQLite file. Each game is a two-person
+``pachisi serve`` runs in a subprocess on a fresh SQLite file. With ``--instances N`` (or
+``--database`` naming a PostgreSQL server), N ``pachisi serve`` processes run instead on a
+fresh database on PostgreSQL (the server of ``--database URL``, else of
+``$PACHISI_TEST_DATABASE_URL``; the database is dropped afterwards), with nginx in front of
+them (tests/cluster/harness.py, running deploy/nginx.conf), and every client goes through
+nginx, which spreads the requests and the WebSockets over the instances. Each game is a
+two-person
 game (``players=2``) with two clients, one per person, each holding its two seats; a client
 that is due throws or plays a random legal action from its view, after a pause of about
 ``--think`` seconds, as a person would (without one, every client would wait in the queue
@@ -10,34 +16,53 @@ is N divided by the throughput). A finished game is replaced by a new one. The l
 command is the time from sending it to receiving its update.
 
 "Committed before its event" is checked twice: on receiving its update, the client looks
-up every ``--check-every``-th command in the database (a separate SQLite connection, which
-sees committed transactions only), and at the end every update any client received is
-compared with the stored moves.
+up every ``--check-every``-th command in the database (a separate connection, which sees
+committed transactions only), and at the end every update any client received is compared
+with the stored moves.
 
     .venv/bin/python bench/web.py [--games 500] [--seconds 30] [--think 0.4]
+    .venv/bin/python bench/web.py --instances 3 [--database postgresql://...]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
+import re
 import signal
 import socket
-import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
+import sqlalchemy as sa
 import websockets
+
+from pachisi.web.storage import url_for_engine
+
+ROOT = Path(__file__).resolve().parents[1]
+DATABASE_VARIABLE = "PACHISI_TEST_DATABASE_URL"
+# Limits a public server puts on one client address, raised for a benchmark whose clients
+# all come from 127.0.0.1; each is passed only to a server whose --help lists it.
+BENCH_LIMITS = {
+    "--create-burst": "100000",
+    "--create-per-minute": "100000",
+    "--max-unfinished-per-creator": "1000000",
+    "--sockets-per-address": "100000",
+    "--commands-burst": "100000",
+    "--commands-per-second": "100000",
+}
 
 
 @dataclass
@@ -60,30 +85,64 @@ def _free_port() -> int:
         return port
 
 
-def _committed(db: sqlite3.Connection, game: str, version: int, move: str) -> bool:
-    row = db.execute(
-        "SELECT move FROM moves WHERE game_id = ? AND version = ?", (game, version)
-    ).fetchone()
-    return row is not None and row[0] == move
+class Moves:
+    """A reader of the stored moves, on a connection of its own that sees only committed
+    transactions (each query its own: no snapshot held open), SQLite or PostgreSQL."""
+
+    def __init__(self, url: str) -> None:
+        engine_url = url_for_engine(url)
+        if engine_url.startswith("sqlite:///"):
+            # Read-only, so that the reader cannot take the writer's lock.
+            engine_url = f"sqlite:///file:{engine_url[len('sqlite:///') :]}?mode=ro&uri=true"
+        self.engine = sa.create_engine(engine_url, isolation_level="AUTOCOMMIT")
+        self.conn = self.engine.connect()
+
+    def committed(self, game: str, version: int, move: str) -> bool:
+        """Whether ``move`` is stored as ``game``'s move ``version``."""
+        row = self.conn.execute(
+            sa.text("SELECT move FROM moves WHERE game_id = :game AND version = :version"),
+            {"game": game, "version": version},
+        ).first()
+        return row is not None and row[0] == move
+
+    def every(self) -> dict[tuple[str, int], str]:
+        """Every stored move by game and version."""
+        rows = self.conn.execute(sa.text("SELECT game_id, version, move FROM moves"))
+        return {(game, version): move for game, version, move in rows}
+
+    def close(self) -> None:
+        self.conn.close()
+        self.engine.dispose()
+
+
+@dataclass
+class Servers:
+    """The servers under test: where clients connect, the games' database, and the process
+    groups whose CPU time is the servers' and the proxy's."""
+
+    base: str
+    database: str
+    server_groups: list[int]
+    proxy_groups: list[int] = field(default_factory=list)
+    what: str = "1 server on SQLite"
 
 
 class Bench:
     """The clients of every game, and what they measure."""
 
-    def __init__(
-        self, base: str, database: Path, args: argparse.Namespace, server_pid: int
-    ) -> None:
-        self.base = base
-        self.ws_base = base.replace("http://", "ws://")
+    def __init__(self, servers: Servers, moves: Moves, args: argparse.Namespace) -> None:
+        self.base = servers.base
+        self.ws_base = servers.base.replace("http://", "ws://")
         self.args = args
         self.tally = Tally()
-        self.db = sqlite3.connect(f"file:{database}?mode=ro", uri=True, check_same_thread=False)
+        self.moves = moves
         self.stop_at = 0.0
         self.started = 0.0
         self.sent = 0
         self.connected = asyncio.Barrier(1)
-        self.server_pid = server_pid
+        self.servers = servers
         self.server_cpu_at_start = 0.0
+        self.proxy_cpu_at_start = 0.0
         self.client_cpu_at_start = 0.0
 
     async def run(self) -> None:
@@ -104,7 +163,8 @@ class Bench:
             )
             self.started = time.perf_counter()
             self.stop_at = self.started + self.args.seconds
-            self.server_cpu_at_start = _cpu_seconds(self.server_pid)
+            self.server_cpu_at_start = _cpu_seconds(self.servers.server_groups)
+            self.proxy_cpu_at_start = _cpu_seconds(self.servers.proxy_groups)
             self.client_cpu_at_start = time.process_time()
             await players
 
@@ -199,11 +259,13 @@ class Bench:
         if len(self.tally.latencies) % self.args.check_every:
             return
         self.tally.checked += 1
-        if not _committed(self.db, game, version, move):
+        if not self.moves.committed(game, version, move):
             self.tally.uncommitted.append((game, version))
 
 
-def _start_server(port: int, database: Path, profile: str | None) -> subprocess.Popen[str]:
+def _start_server(
+    port: int, database: Path, profile: str | None, extra: Sequence[str]
+) -> subprocess.Popen[str]:
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
     command = [
         sys.executable,
@@ -217,8 +279,11 @@ def _start_server(port: int, database: Path, profile: str | None) -> subprocess.
         f"sqlite:///{database}",
         "--computer-delay",
         "0",
+        *extra,
     ]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    # A process group of its own, like the harness's servers, so that the CPU of whatever
+    # it starts counts as the server's.
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
     assert process.stdout is not None
     line = process.stdout.readline()
     if "serving on" not in line:
@@ -236,18 +301,92 @@ def _start_server(port: int, database: Path, profile: str | None) -> subprocess.
             time.sleep(0.1)
 
 
-def _cpu_seconds(pid: int) -> float:
-    """The CPU time (user and system) a process has used so far, from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _cpu_seconds(groups: Sequence[int]) -> float:
+    """The CPU time (user and system) the live processes of these process groups have used
+    so far, from /proc (nginx's workers, say, are in their master's group)."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        if int(fields[2]) in groups:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def _final_check(database: Path, received: dict[tuple[str, int], str]) -> int:
+def _final_check(moves: Moves, received: dict[tuple[str, int], str]) -> int:
     """How many received updates do not match a stored move (should be none)."""
-    db = sqlite3.connect(database)
-    stored = {(g, v): m for g, v, m in db.execute("SELECT game_id, version, move FROM moves")}
-    db.close()
+    stored = moves.every()
     return sum(1 for key, move in received.items() if stored.get(key) != move)
+
+
+def _harness() -> Any:
+    """tests/cluster/harness.py (the benchmark runs as a script, with bench/ on its path
+    rather than the repository)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tests.cluster import harness
+
+    return harness
+
+
+def _bench_flags(args: argparse.Namespace) -> list[str]:
+    """The flags every server gets besides its address and database."""
+    known = _harness().serve_flags()
+    raised = [
+        word for flag, value in BENCH_LIMITS.items() if flag in known for word in (flag, value)
+    ]
+    return [*raised, *args.serve_arg]
+
+
+@contextlib.contextmanager
+def _sqlite_server(args: argparse.Namespace) -> Iterator[Servers]:
+    """One ``pachisi serve`` on a fresh SQLite file (the benchmark of issue 8)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        database = Path(tmp) / "bench.db"
+        port = _free_port()
+        server = _start_server(port, database, args.profile, _bench_flags(args))
+        try:
+            yield Servers(f"http://127.0.0.1:{port}", f"sqlite:///{database}", [server.pid])
+        finally:
+            server.send_signal(signal.SIGINT)
+            server.wait(timeout=60)
+
+
+def _servers(n: int) -> str:
+    return "1 server" if n == 1 else f"{n} servers"
+
+
+@contextlib.contextmanager
+def _cluster(args: argparse.Namespace) -> Iterator[Servers]:
+    """``--instances`` servers on a fresh PostgreSQL database, behind nginx."""
+    url = args.database or os.environ.get(DATABASE_VARIABLE)
+    if not url or not url.startswith(("postgresql://", "postgres://")):
+        raise SystemExit(
+            f"bench/web.py: --instances needs a PostgreSQL server: --database "
+            f"postgresql://... or {DATABASE_VARIABLE}"
+        )
+    harness = _harness()
+    if not harness.NGINX.exists():
+        raise SystemExit(f"bench/web.py: --instances needs nginx at {harness.NGINX}")
+    extra = ["--computer-delay", "0", *_bench_flags(args)]
+    with (
+        harness.scratch_database(url) as database,
+        harness.Cluster(database, args.instances, extra_args=extra) as cluster,
+    ):
+        print(
+            f"{_servers(args.instances)} at {', '.join(cluster.instance_urls)}; nginx at "
+            f"{cluster.url}",
+            flush=True,
+        )
+        yield Servers(
+            cluster.url,
+            database,
+            [pid for pid in cluster.pids if pid is not None],
+            [cluster.nginx_pid],
+            f"{_servers(args.instances)} on PostgreSQL behind nginx",
+        )
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -263,25 +402,51 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check-every", type=int, default=20)
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile")
     parser.add_argument("--windows", type=int, default=0, help="also report N time slices")
+    parser.add_argument(
+        "--instances",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N servers on PostgreSQL behind nginx (default: 1 server on SQLite)",
+    )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help=f"the PostgreSQL server to run on (default with --instances: ${DATABASE_VARIABLE});"
+        " a fresh database is made on it and dropped afterwards",
+    )
+    parser.add_argument(
+        "--serve-arg",
+        action="append",
+        default=[],
+        metavar="WORD",
+        help="a word to add to every `pachisi serve` command (repeat it, one per word)",
+    )
     args = parser.parse_args(argv)
-    print("$ .venv/bin/python bench/web.py " + " ".join(sys.argv[1:]), flush=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        database = Path(tmp) / "bench.db"
-        port = _free_port()
-        server = _start_server(port, database, args.profile)
+    if args.instances < 1:
+        parser.error("--instances must be at least 1")
+    on_postgres = args.instances > 1 or args.database is not None
+    if args.profile and on_postgres:
+        parser.error("--profile profiles the one server on SQLite, not --instances")
+    # The command as run, less a database password (the output is pasted into docs).
+    shown = [re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", word) for word in sys.argv[1:]]
+    print("$ .venv/bin/python bench/web.py " + " ".join(shown), flush=True)
+    with _cluster(args) if on_postgres else _sqlite_server(args) as servers:
+        moves = Moves(servers.database)
         try:
-            bench = Bench(f"http://127.0.0.1:{port}", database, args, server.pid)
+            bench = Bench(servers, moves, args)
             started = time.perf_counter()
             asyncio.run(bench.run())
             elapsed = time.perf_counter() - started
-            server_cpu = _cpu_seconds(server.pid) - bench.server_cpu_at_start
+            server_cpu = _cpu_seconds(servers.server_groups) - bench.server_cpu_at_start
+            proxy_cpu = _cpu_seconds(servers.proxy_groups) - bench.proxy_cpu_at_start
             client_cpu = time.process_time() - bench.client_cpu_at_start
+            tally = bench.tally
+            mismatched = _final_check(moves, tally.received)
         finally:
-            server.send_signal(signal.SIGINT)
-            server.wait(timeout=60)
-        tally = bench.tally
-        mismatched = _final_check(database, tally.received)
+            moves.close()
     done = len(tally.latencies)
+    print(f"servers     {servers.what}")
     play_seconds = args.seconds
     print(
         f"games       {args.games} concurrent, 2 WebSocket clients each "
@@ -307,8 +472,9 @@ def main(argv: list[str] | None = None) -> int:
         + (f" (first: {tally.errors[0]})" if tally.errors else "")
     )
     if done:
+        proxy = f", nginx {1000 * proxy_cpu / done:.2f} ms" if servers.proxy_groups else ""
         print(
-            f"cpu         server {1000 * server_cpu / done:.2f} ms, clients "
+            f"cpu         server {1000 * server_cpu / done:.2f} ms{proxy}, clients "
             f"{1000 * client_cpu / done:.2f} ms per command (2 cores; others' load shows here)"
         )
     if args.windows and done:

@@ -1,0 +1,1 @@
+"""Several ``pachisi serve`` instances on one PostgreSQL behind nginx: real processes."""
