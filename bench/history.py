@@ -39,7 +39,7 @@ from pachisi.web.history import HistoryCache, history
 from pachisi.web.protocol import Act, Throw
 from pachisi.web.room import parse_move
 from pachisi.web.service import GameService
-from pachisi.web.storage import MoveRow, SeatRow, open_storage
+from pachisi.web.storage import MoveRow, NewGame, SeatRow, open_storage
 from pachisi.web.tokens import new_token, token_hash
 
 
@@ -59,7 +59,7 @@ def store(url: str, game_id: str, ruleset: str, moves: Sequence[str], finished: 
     """Write a game straight to storage: four human seats, its moves, finished or not."""
     storage = open_storage(url)
     seats = [SeatRow(seat, "human", None, token_hash(new_token())) for seat in range(4)]
-    storage.create_game(game_id, ruleset, 4, "active", seats)
+    storage.create_game(NewGame(game_id, ruleset, 4, "active", tuple(seats)))
     now = dt.datetime.now(dt.UTC)
     rows = [MoveRow(game_id, n, move, now) for n, move in enumerate(moves, 1)]
     if finished:

@@ -76,6 +76,7 @@ from pachisi.simulate import (
     simulate,
     wilson_interval,
 )
+from pachisi.web.options import add_serve_arguments, settings_from
 
 __all__ = [
     "EXIT_CODES",
@@ -464,6 +465,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="pause before each computer seat's throw or action, 0..10 (default: 0.4)",
     )
+    add_serve_arguments(p)
     p.set_defaults(run=_cmd_serve)
     return parser
 
@@ -902,7 +904,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     delay = COMPUTER_DELAY if args.computer_delay is None else args.computer_delay
     try:
-        serve(args.host, args.port, args.database, computer_delay=delay)
+        serve(
+            args.host,
+            args.port,
+            args.database,
+            computer_delay=delay,
+            settings=settings_from(args),
+            proxy_headers=args.proxy_headers,
+        )
     except (ServeError, StorageError) as exc:
         raise CliError(str(exc)) from None
     return 0

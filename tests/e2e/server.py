@@ -52,8 +52,9 @@ class Server:
     """One server process on a fixed port, so that a restart comes back at the same address
     (the pages reconnect to it on their own)."""
 
-    def __init__(self, database_url: str, log_path: Path) -> None:
+    def __init__(self, database_url: str, log_path: Path, extra_args: tuple[str, ...] = ()) -> None:
         self.database_url = database_url
+        self.extra_args = extra_args
         self.log_path = log_path
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -78,6 +79,14 @@ class Server:
                 self.database_url,
                 "--computer-delay",
                 "0",
+                # One browser makes every game of the suite: no limit may get in its way.
+                "--create-burst",
+                "100000",
+                "--max-unfinished",
+                "1000000",
+                "--sockets-per-address",
+                "100000",
+                *self.extra_args,
             ]
         return [sys.executable, "-c", _LAUNCHER, self.database_url, str(self.port)]
 

@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 import sqlalchemy as sa
@@ -21,6 +21,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from pachisi.web.app import create_app
+from pachisi.web.settings import Settings
 from pachisi.web.storage import url_for_engine
 
 POSTGRES_VARIABLE = "PACHISI_TEST_DATABASE_URL"
@@ -58,13 +59,28 @@ def _scratch_database(url: str) -> Iterator[str]:
 Serve = Callable[..., AbstractContextManager[TestClient]]
 
 
+LENIENT: Final = Settings(
+    allow_any_player=True,
+    allow_computer_games=True,
+    create_burst=100_000,
+    max_unfinished_per_creator=1_000_000,
+    commands_burst=100_000,
+    commands_per_second=100_000,
+    sockets_per_address=100_000,
+)
+"""Settings for the tests of other things than the limits: every player, no limit in
+the way (every test client has the same address). The limits' tests pass their own."""
+
+
 @pytest.fixture
 def serve(database_url: str) -> Serve:
-    """Start an app over the test's database (``rng`` seeds the throws, default 1)."""
+    """Start an app over the test's database (``rng`` seeds the throws, default 1; the
+    settings :data:`LENIENT` unless ``settings`` is given)."""
 
     @contextmanager
     def start(**options: Any) -> Iterator[TestClient]:
         options.setdefault("rng", random.Random(1))
+        options.setdefault("settings", LENIENT)
         with TestClient(create_app(database_url, **options)) as client:
             yield client
 
@@ -83,6 +99,14 @@ def new_game(client: TestClient, *seats: dict[str, Any], **body: Any) -> dict[st
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
     return created
+
+
+def claim(client: TestClient, made: dict[str, Any], seat: int, invite: str | None = None) -> Any:
+    """Claim ``seat`` of the game ``made`` with its invitation (or ``invite``)."""
+    if invite is None:
+        invites = {i["seat"]: i["invite"] for i in made["invites"]}
+        invite = invites.get(seat, "no-invitation")
+    return client.post(f"/api/games/{made['id']}/seats/{seat}/claim", json={"invite": invite})
 
 
 HUMAN = {"kind": "human"}

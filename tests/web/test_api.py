@@ -6,7 +6,7 @@ from fastapi.testclient import TestClient
 
 from pachisi.notation import read_game
 from pachisi.rules.board import CASTLES
-from tests.web.conftest import HUMAN, OPEN, computer, new_game
+from tests.web.conftest import HUMAN, OPEN, claim, computer, new_game
 
 
 def test_meta_lists_rulesets_players_and_languages(client: TestClient) -> None:
@@ -52,7 +52,7 @@ def test_two_player_game_gives_one_token_for_both_seats(client: TestClient) -> N
         }
     ]
     assert made["invites"][0]["seats"] == [1, 3]
-    claimed = client.post(f"/api/games/{made['id']}/seats/1/claim").json()
+    claimed = claim(client, made, 1).json()
     assert claimed["seats"] == [1, 3]
     view = client.get(f"/api/games/{made['id']}").json()
     assert view["players"] == 2 and [s["kind"] for s in view["seats"]] == ["human"] * 4
@@ -103,23 +103,25 @@ def test_bad_requests_are_refused_with_a_message(client: TestClient) -> None:
 def test_claim_takes_an_open_seat_once(client: TestClient) -> None:
     made = new_game(client, HUMAN, OPEN, computer(), computer())
     game = made["id"]
-    claimed = client.post(f"/api/games/{game}/seats/1/claim")
+    claimed = claim(client, made, 1)
     assert claimed.status_code == 200
     token = claimed.json()["token"]
     assert claimed.json()["url"] == f"/game/{game}?seat=1&token={token}"
     assert token not in (link["token"] for link in made["links"])
-    again = client.post(f"/api/games/{game}/seats/1/claim")
+    invite = made["invites"][0]["invite"]
+    again = claim(client, made, 1)
     assert again.status_code == 409 and "not open" in again.json()["detail"]
-    assert client.post(f"/api/games/{game}/seats/2/claim").status_code == 409  # a computer's
-    assert client.post(f"/api/games/{game}/seats/4/claim").status_code == 404
-    assert client.post("/api/games/nothere/seats/1/claim").status_code == 404
+    assert claim(client, made, 2, invite).status_code == 409  # a computer's
+    assert claim(client, made, 4, invite).status_code == 404
+    assert claim(client, {"id": "nothere"}, 1, invite).status_code == 404
     with client.websocket_connect(f"/ws/games/{game}?token={token}") as ws:
         snapshot = ws.receive_json()
         assert [s["you"] for s in snapshot["game"]["seats"]] == [False, True, False, False]
 
 
 def test_lists_games_by_status(client: TestClient) -> None:
-    open_game = new_game(client, HUMAN, OPEN, HUMAN, HUMAN)["id"]
+    made = new_game(client, HUMAN, OPEN, HUMAN, HUMAN)
+    open_game = made["id"]
     active_game = new_game(client, HUMAN, HUMAN, HUMAN, HUMAN)["id"]
     listed = {g["id"]: g for g in client.get("/api/games").json()}
     assert open_game in listed and active_game not in listed
@@ -128,7 +130,7 @@ def test_lists_games_by_status(client: TestClient) -> None:
     assert listed[open_game]["created"].endswith("Z")
     active = [g["id"] for g in client.get("/api/games?status=active").json()]
     assert active_game in active and open_game not in active
-    client.post(f"/api/games/{open_game}/seats/1/claim")
+    claim(client, made, 1)
     assert open_game in [g["id"] for g in client.get("/api/games?status=active").json()]
     assert client.get("/api/games?status=lost").status_code == 422
 

@@ -17,7 +17,7 @@ from pachisi.game import Game
 from pachisi.notation import result_of
 from pachisi.notation.record import move_text
 from pachisi.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, Throw, parse_message
-from pachisi.web.storage import MoveRow, SeatRow, open_storage
+from pachisi.web.storage import MoveRow, NewGame, SeatRow, open_storage
 from pachisi.web.tokens import new_token, token_hash
 from tests.web.conftest import HUMAN, new_game
 
@@ -159,7 +159,7 @@ def _store_finished_game(url: str, ruleset: str = "classic", seed: int = 3) -> t
     seats = [SeatRow(0, "human", None, token_hash(token))] + [
         SeatRow(seat, "computer", "random") for seat in (1, 2, 3)
     ]
-    storage.create_game(game_id, str(game.ruleset), 4, "active", seats)
+    storage.create_game(NewGame(game_id, str(game.ruleset), 4, "active", tuple(seats)))
     now = dt.datetime.now(dt.UTC)
     rows = [MoveRow(game_id, n, move_text(move), now) for n, move in enumerate(game.moves, 1)]
     last = MoveRow(game_id, len(rows), rows[-1].move, now, "finished", result_of(game.state))

@@ -24,7 +24,7 @@ from pachisi.rules.state import State
 from pachisi.web import history as history_module
 from pachisi.web.history import GameHistory, HistoryCache, etag, etag_matches
 from pachisi.web.room import parse_move
-from pachisi.web.storage import MoveRow, SeatRow, open_storage
+from pachisi.web.storage import MoveRow, NewGame, SeatRow, open_storage
 from pachisi.web.tokens import new_token, token_hash
 from pachisi.web.views import event_json, pieces_json, result_json, turn_json
 from tests.web.conftest import HUMAN, Serve, new_game
@@ -87,7 +87,7 @@ def store_finished_game(url: str, seed: int = 11) -> tuple[str, list[str]]:
     seats = [SeatRow(0, "human", None, token_hash(new_token()))] + [
         SeatRow(seat, "computer", "random") for seat in (1, 2, 3)
     ]
-    storage.create_game(game_id, "classic", 4, "active", seats)
+    storage.create_game(NewGame(game_id, "classic", 4, "active", tuple(seats)))
     now = dt.datetime.now(dt.UTC)
     rows = [MoveRow(game_id, n, move, now) for n, move in enumerate(moves, 1)]
     state = engine.new_game(CLASSIC)
@@ -396,7 +396,7 @@ def test_a_repeat_request_is_not_modified(
             raise AssertionError("a 304 must not need this")
 
         monkeypatch.setattr(service.histories, "get", untouchable)
-        monkeypatch.setattr(service, "room", untouchable)
+        monkeypatch.setattr(service.storage, "load_game", untouchable)
         for header in (tag, f"W/{tag}", f'"other", {tag}', "*"):
             answer = client.get(path, headers={"If-None-Match": header})
             assert answer.status_code == 304, header
@@ -469,13 +469,13 @@ def test_finished_rooms_are_kept_for_their_history(database_url: str, serve: Ser
     with serve() as client:
         service = client.app.state.service  # type: ignore[attr-defined]
         calls = []
-        load = service.room
+        load = service.storage.load_game
 
-        async def counted(game_id: str) -> Any:
+        def counted(game_id: str) -> Any:
             calls.append(game_id)
-            return await load(game_id)
+            return load(game_id)
 
-        service.room = counted
+        service.storage.load_game = counted
         for _ in range(3):
             for game_id in finished:
                 assert client.get(f"/api/games/{game_id}/history").status_code == 200

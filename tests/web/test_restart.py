@@ -11,7 +11,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from pachisi.web.app import create_app
-from tests.web.conftest import HUMAN, OPEN, Serve, computer, new_game
+from tests.web.conftest import HUMAN, LENIENT, OPEN, Serve, computer, new_game
 from tests.web.play import Player
 
 
@@ -61,7 +61,7 @@ def test_computer_seats_resume_after_a_restart(serve: Serve) -> None:
 
 def _computer_moves(database: Path, seed: int, count: int = 150) -> list[str]:
     """The first ``count`` moves of four computer seats playing with throws seeded so."""
-    app = create_app(f"sqlite:///{database}", rng=random.Random(seed))
+    app = create_app(f"sqlite:///{database}", rng=random.Random(seed), settings=LENIENT)
     with TestClient(app) as client:
         made = new_game(client, *[computer("random")] * 4)
         deadline = time.monotonic() + 60
@@ -84,6 +84,6 @@ def test_a_seeded_generator_makes_a_game_reproducible(tmp_path: Path) -> None:
 
 
 def test_throws_come_from_the_systems_secure_generator(tmp_path: Path) -> None:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}")) as client:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", settings=LENIENT)) as client:
         service = client.app.state.service  # type: ignore[attr-defined]
         assert isinstance(service.rng, secrets.SystemRandom)

@@ -3,20 +3,14 @@ reconnecting, hot-seat, hints."""
 
 from __future__ import annotations
 
-import asyncio
-import random
-
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from pachisi.ai.bots import Bot
 from pachisi.notation import read_game, write_position
-from pachisi.rules.actions import Action
-from pachisi.rules.state import State
 from pachisi.web.storage import url_for_engine
-from tests.web.conftest import HUMAN, OPEN, computer, new_game
+from tests.web.conftest import HUMAN, OPEN, claim, computer, new_game
 from tests.web.play import Player
 
 
@@ -176,7 +170,7 @@ def test_a_claimed_seat_shows_in_every_client(client: TestClient) -> None:
     with client.websocket_connect(_socket(client, made["id"])) as ws:
         spectator = Player(ws)
         assert spectator.game["seats"][1]["kind"] == "open"
-        client.post(f"/api/games/{made['id']}/seats/1/claim")
+        claim(client, made, 1)
         message = spectator.receive()
         assert message["type"] == "snapshot" and message["version"] == spectator.version
         assert message["game"]["seats"][1]["kind"] == "human"
@@ -226,33 +220,3 @@ def test_every_update_is_in_the_database_when_it_arrives(
                     checked += 1
     finally:
         reader.dispose()
-
-
-def test_computer_seats_choose_off_the_event_loop(client: TestClient) -> None:
-    made = new_game(client, HUMAN, computer("greedy"), HUMAN, computer("greedy"))
-    tokens = [made["links"][0]["token"], made["links"][1]["token"]]
-    room = client.app.state.service.rooms[made["id"]]  # type: ignore[attr-defined]
-    on_loop: list[bool] = []
-
-    class Watched:
-        """The seat's own player, noting whether each choice runs on an event loop."""
-
-        def __init__(self, player: Bot) -> None:
-            self.player = player
-            self.name = player.name
-
-        def choose(self, state: State, rng: random.Random, budget: object = None) -> Action:
-            try:
-                asyncio.get_running_loop()
-                on_loop.append(True)
-            except RuntimeError:  # no loop runs in this thread: a worker's
-                on_loop.append(False)
-            return self.player.choose(state, rng)
-
-    room.bots = {seat: Watched(bot) for seat, bot in room.bots.items()}
-    with client.websocket_connect(_socket(client, made["id"], *tokens)) as ws:
-        me = Player(ws)
-        while len(on_loop) < 5:
-            me.wait_until_due()
-            me.move()
-    assert on_loop and not any(on_loop)

@@ -13,6 +13,7 @@ from alembic.migration import MigrationContext
 
 from pachisi.web.storage import (
     MoveRow,
+    NewGame,
     SeatRow,
     StorageError,
     metadata,
@@ -61,7 +62,7 @@ def test_postgres_urls_go_through_psycopg() -> None:
 
 
 def _seats() -> list[SeatRow]:
-    return [SeatRow(0, "human", None, "ab" * 32), SeatRow(1, "open")] + [
+    return [SeatRow(0, "human", None, "ab" * 32), SeatRow(1, "open", None, None, "34" * 32)] + [
         SeatRow(seat, "computer", "greedy") for seat in (2, 3)
     ]
 
@@ -69,10 +70,11 @@ def _seats() -> list[SeatRow]:
 def test_a_seat_is_claimed_once(database_url: str) -> None:
     storage = open_storage(database_url)
     try:
-        storage.create_game("g1", "classic", 4, "open", _seats())
-        assert storage.claim_seats("g1", [1], "cd" * 32, "active")
-        assert not storage.claim_seats("g1", [1], "ef" * 32, "active")
-        assert not storage.claim_seats("g1", [1, 2], "ef" * 32, "active")  # 2 is a computer's
+        storage.create_game(NewGame("g1", "classic", 4, "open", tuple(_seats())))
+        assert not storage.claim_seats("g1", [1], "cd" * 32, "active", "12" * 32)  # not its invite
+        assert storage.claim_seats("g1", [1], "cd" * 32, "active", "34" * 32)
+        assert not storage.claim_seats("g1", [1], "ef" * 32, "active", "34" * 32)
+        assert not storage.claim_seats("g1", [1, 2], "ef" * 32, "active", "34" * 32)  # a computer
         stored = storage.load_game("g1")
         assert stored is not None and stored.status == "active"
         assert stored.seats[1] == SeatRow(1, "human", None, "cd" * 32)
@@ -85,7 +87,7 @@ def test_the_writer_commits_waiting_moves_together(database_url: str) -> None:
     storage = open_storage(database_url)
     now = dt.datetime.now(dt.UTC)
     for n in range(20):
-        storage.create_game(f"g{n}", "classic", 4, "active", _seats())
+        storage.create_game(NewGame(f"g{n}", "classic", 4, "active", tuple(_seats())))
 
     async def write_all() -> tuple[int, list[bool]]:
         writer = Writer(storage)

@@ -15,6 +15,7 @@ from typing import Final
 from pachisi.ai.bots import UnknownBotError
 from pachisi.ai.players import make_player
 from pachisi.rules.ruleset import RulesetError, derive, parse_ruleset
+from pachisi.web.settings import LEVEL_NAMES
 
 __all__ = ["DEFAULT_PLAYER", "BadRequest", "GamePlan", "SeatSpec", "game_url", "plan_game"]
 
@@ -43,8 +44,20 @@ class GamePlan:
     seats: tuple[SeatSpec, ...]
 
 
-def plan_game(ruleset_text: str, players: int | None, specs: Sequence[SeatSpec]) -> GamePlan:
-    """Check a request for a new game; :class:`BadRequest` names what is wrong."""
+def plan_game(
+    ruleset_text: str,
+    players: int | None,
+    specs: Sequence[SeatSpec],
+    *,
+    any_player: bool = True,
+    computer_games: bool = True,
+) -> GamePlan:
+    """Check a request for a new game; :class:`BadRequest` names what is wrong.
+
+    Unless ``any_player``, a computer seat may only be one of :data:`LEVEL_NAMES` (other
+    players take budgets a client could make endless); unless ``computer_games``, some seat
+    must be a person's or open (a game of computers alone runs unattended).
+    """
     try:
         ruleset = parse_ruleset(ruleset_text)
         if players is not None and players != ruleset.players:
@@ -64,6 +77,11 @@ def plan_game(ruleset_text: str, players: int | None, specs: Sequence[SeatSpec])
     for seat, spec in enumerate(specs):
         if spec.kind == "computer":
             name = spec.player or DEFAULT_PLAYER
+            if not any_player and name.strip().lower() not in LEVEL_NAMES:
+                raise BadRequest(
+                    f"seats.{seat}.player: {name!r} is not offered here: choose a level "
+                    f"({', '.join(LEVEL_NAMES)})"
+                )
             try:
                 make_player(name)
             except UnknownBotError as exc:
@@ -73,6 +91,11 @@ def plan_game(ruleset_text: str, players: int | None, specs: Sequence[SeatSpec])
             raise BadRequest(f"seats.{seat}.player: only a computer seat names a player")
         else:
             checked.append(SeatSpec(spec.kind))
+    if not computer_games and all(spec.kind == "computer" for spec in checked):
+        raise BadRequest(
+            "seats: a game of computers alone is not offered here (its operator can allow it "
+            "with pachisi serve --allow-computer-games)"
+        )
     return GamePlan(str(ruleset), count, tuple(checked))
 
 

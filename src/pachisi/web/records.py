@@ -13,18 +13,26 @@ from collections.abc import Sequence
 from pachisi.notation import GameRecord, record_from_game, replay, write_record
 from pachisi.rules import engine
 from pachisi.rules.ruleset import parse_ruleset
-from pachisi.web.room import Room, Seat, parse_move
-from pachisi.web.storage import StoredGame
+from pachisi.web.room import Access, Room, Seat, parse_move
+from pachisi.web.storage import ABANDONED, StoredGame
 
 __all__ = ["rebuild", "record_text"]
 
 
 def record_text(
-    game_id: str, ruleset: str, created: dt.datetime, seats: Sequence[Seat], moves: Sequence[str]
+    game_id: str,
+    ruleset: str,
+    created: dt.datetime,
+    seats: Sequence[Seat],
+    moves: Sequence[str],
+    abandoned: bool = False,
 ) -> str:
-    """The game record (docs/notation.md) of a stored game, with the web game's tags."""
+    """The game record (docs/notation.md) of a stored game, with the web game's tags (and
+    ``Termination "abandoned"`` for a game the server ended because nobody played it)."""
     tags = {f"Seat{n}": _seat_tag(seat) for n, seat in enumerate(seats)}
     tags.update(Date=created.strftime("%Y.%m.%d"), Site="pachisi serve", Game=game_id)
+    if abandoned:
+        tags["Termination"] = "abandoned"
     game = replay(GameRecord({"Ruleset": ruleset}, [parse_move(m) for m in moves]))
     return write_record(record_from_game(game, tags))
 
@@ -40,5 +48,7 @@ def rebuild(stored: StoredGame) -> Room:
     state = engine.new_game(ruleset)
     for text in stored.moves:
         state, _ = engine.apply(state, parse_move(text))
-    seats = [Seat(row.kind, row.player, row.token_hash) for row in stored.seats]
-    return Room(stored.id, ruleset, stored.created, seats, state, stored.moves)
+    seats = [Seat(row.kind, row.player, row.token_hash, row.invite_hash) for row in stored.seats]
+    access = Access(stored.visibility, stored.owner_hash, stored.watch_hash)
+    abandoned = stored.result == ABANDONED and not state.is_over
+    return Room(stored.id, ruleset, stored.created, seats, state, stored.moves, access, abandoned)

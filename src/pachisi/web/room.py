@@ -11,12 +11,11 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from pachisi.ai.bots import Bot
-from pachisi.ai.players import make_player
 from pachisi.rules.actions import Action
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import Event, State
@@ -25,6 +24,7 @@ from pachisi.web.views import EncodedViews, SeatView, event_json, game_view
 
 __all__ = [
     "MAX_OUTBOX",
+    "Access",
     "Room",
     "Seat",
     "Subscriber",
@@ -40,11 +40,23 @@ MAX_OUTBOX: Final = 1000
 @dataclass(frozen=True, slots=True)
 class Seat:
     """Who plays a seat: ``kind`` is ``human``, ``computer`` (``player`` names it) or
-    ``open``; a human seat has the hash of its token."""
+    ``open``; a human seat has the hash of its token, an open one that of its invitation
+    (None once revoked)."""
 
     kind: str
     player: str | None = None
     token_hash: str | None = None
+    invite_hash: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """Who may see a game: ``public`` games anyone, ``private`` ones the holder of a seat's
+    token, of the spectator link's token or of the creator's token (hashes)."""
+
+    visibility: str = "public"
+    owner_hash: str | None = None
+    watch_hash: str | None = None
 
 
 class Subscriber:
@@ -67,9 +79,9 @@ class Subscriber:
         self.outbox.put_nowait(text)
 
 
-def status_of(state: State, seats: Sequence[Seat]) -> str:
+def status_of(state: State, seats: Sequence[Seat], abandoned: bool = False) -> str:
     """``finished`` once over, ``open`` while a seat waits for a player, else ``active``."""
-    if state.is_over:
+    if state.is_over or abandoned:
         return "finished"
     return "open" if any(seat.kind == "open" for seat in seats) else "active"
 
@@ -103,6 +115,8 @@ class Room:
         seats: Sequence[Seat],
         state: State,
         moves: Iterable[str],
+        access: Access | None = None,
+        abandoned: bool = False,
     ) -> None:
         self.id = game_id
         self.ruleset = ruleset
@@ -112,17 +126,17 @@ class Room:
         self.state = state
         self.moves: list[str] = list(moves)
         self._moves_json = json.dumps(self.moves)
-        self.status = status_of(state, self.seats)
+        self.access = access if access is not None else Access()
+        self.abandoned = abandoned
+        """Whether the server ended the game because nobody played it (docs/web.md)."""
+        self.status = status_of(state, self.seats, abandoned)
         self._views: EncodedViews | None = None
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
-        self.bots: dict[int, Bot] = {
-            seat: make_player(s.player or "")
-            for seat, s in enumerate(self.seats)
-            if s.kind == "computer"
-        }
         self.driver: asyncio.Task[None] | None = None
         """The task playing the computer seats, while one is due to play."""
+        self.used = time.monotonic()
+        """When a client last asked for the room (idle rooms leave memory)."""
 
     @property
     def version(self) -> int:
@@ -146,15 +160,48 @@ class Room:
             strays += not seats
         return frozenset(held), strays
 
-    def computer_due(self) -> bool:
-        """Whether a computer seat is to throw or act now."""
-        return not self.state.is_over and self.seats[self.state.seat].kind == "computer"
+    @property
+    def is_over(self) -> bool:
+        """Whether the game is over: won, drawn or abandoned."""
+        return self.state.is_over or self.abandoned
+
+    def computer_due(self, state: State | None = None) -> bool:
+        """Whether a computer seat is to throw or act now (or in ``state``)."""
+        state = self.state if state is None else state
+        return (
+            not state.is_over and not self.abandoned and self.seats[state.seat].kind == "computer"
+        )
+
+    def can_watch(self, tokens: Iterable[str]) -> bool:
+        """Whether a client presenting ``tokens`` may see the game (see :class:`Access`)."""
+        if self.access.visibility == "public":
+            return True
+        hashes = [self.access.watch_hash, self.access.owner_hash]
+        hashes += [seat.token_hash for seat in self.seats]
+        # Every hash is compared with every token, found or not: no early exit to time.
+        found = False
+        for token in tokens:
+            for stored in hashes:
+                found |= holds(stored, token)
+        return found
+
+    def is_owner(self, token: str) -> bool:
+        """Whether ``token`` is the creator's (who renews and revokes invitations)."""
+        return holds(self.access.owner_hash, token)
+
+    def abandon(self) -> None:
+        """End the game as abandoned (its moves stay as they are)."""
+        self.abandoned = True
+        self.status = status_of(self.state, self.seats, True)
+        self._views = None
 
     def claimed(self, seat_numbers: Sequence[int], token_hash: str) -> tuple[Seat, ...]:
         """The seats after a person takes the open ``seat_numbers`` with a token."""
         chosen = set(seat_numbers)
         return tuple(
-            replace(seat, kind="human", token_hash=token_hash) if n in chosen else seat
+            replace(seat, kind="human", token_hash=token_hash, invite_hash=None)
+            if n in chosen
+            else seat
             for n, seat in enumerate(self.seats)
         )
 
@@ -170,10 +217,10 @@ class Room:
         self.status = status
         self._views = None
 
-    def reseat(self, seats: Sequence[Seat], status: str) -> None:
-        """Take new seats (a claim) and the status they give."""
+    def reseat(self, seats: Sequence[Seat]) -> None:
+        """Take new seats (a claim, a new invitation) and the status they give."""
         self.seats = tuple(seats)
-        self.status = status
+        self.status = status_of(self.state, self.seats, self.abandoned)
         self._views = None
 
     def _encoded(self) -> EncodedViews:
@@ -186,6 +233,7 @@ class Room:
                 self._moves_json,
                 self.seat_views(),
                 self.ruleset_text,
+                self.abandoned,
             )
         return self._views
 
@@ -199,6 +247,7 @@ class Room:
             self.moves,
             self.seat_views(),
             held,
+            self.abandoned,
         )
 
     def snapshot(self, held: frozenset[int]) -> str:

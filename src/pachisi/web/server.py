@@ -5,6 +5,9 @@ uvicorn starts, so that a bad database URL or a port in use is one clear
 :class:`ServeError` or :class:`~pachisi.web.storage.StorageError` instead of a server that
 dies while starting. uvicorn handles Ctrl-C: it closes the connections, the app stops its
 games (every committed move is already stored), and the interrupt then reaches the caller.
+SIGINT and SIGTERM stop it within :data:`STOP_SECONDS` whatever the computer seats are doing:
+their decisions run in worker processes, which are killed, and open connections get
+:data:`GRACE_SECONDS` to close.
 """
 
 from __future__ import annotations
@@ -18,12 +21,17 @@ import uvicorn
 
 from pachisi.web.app import create_app
 from pachisi.web.protocol import MAX_MESSAGE_BYTES
+from pachisi.web.settings import Settings
 from pachisi.web.storage import open_storage
 
-__all__ = ["COMPUTER_DELAY", "ServeError", "serve"]
+__all__ = ["COMPUTER_DELAY", "GRACE_SECONDS", "STOP_SECONDS", "ServeError", "serve"]
 
 COMPUTER_DELAY: Final = 0.4
 """Seconds a computer seat waits before each throw or action, so that people can follow."""
+GRACE_SECONDS: Final = 2
+"""How long open connections get to close when the server stops."""
+STOP_SECONDS: Final = 5
+"""The most a stop takes (the grace, then the games' and workers' own stop)."""
 
 
 class ServeError(Exception):
@@ -37,8 +45,17 @@ def serve(
     *,
     out: TextIO | None = None,
     computer_delay: float = COMPUTER_DELAY,
+    settings: Settings | None = None,
+    proxy_headers: bool = False,
 ) -> None:
-    """Run the web game on ``host:port`` over ``database`` until interrupted."""
+    """Run the web game on ``host:port`` over ``database`` until interrupted.
+
+    ``proxy_headers``: the server runs behind proxies (``settings.trusted_proxies``, by
+    default this machine), whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` it believes:
+    the client's address for the limits, and https for secure cookies.
+    """
+    settings = settings if settings is not None else Settings()
+    trusted = [str(network) for network in settings.trusted_proxies] or ["127.0.0.1", "::1"]
     storage = open_storage(database)
     try:
         listener = _listen(host, port)
@@ -46,7 +63,7 @@ def serve(
         storage.close()
         raise
     try:
-        app = create_app(storage, computer_delay=computer_delay)
+        app = create_app(storage, computer_delay=computer_delay, settings=settings)
         config = uvicorn.Config(
             app,
             log_level="warning",
@@ -58,6 +75,9 @@ def serve(
             # Compressing every update costs more CPU than it saves on loopback or LAN, and
             # a game's updates are small.
             ws_per_message_deflate=False,
+            proxy_headers=proxy_headers,
+            forwarded_allow_ips=trusted if proxy_headers else None,
+            timeout_graceful_shutdown=GRACE_SECONDS,
         )
         shown_port = listener.getsockname()[1]
         shown_host = f"[{host}]" if ":" in host else host

@@ -1,55 +1,63 @@
 """The authoritative game service: creating games, taking seats, and every command.
 
-For each game one :class:`~pachisi.web.room.Room` serialises its commands under its lock.
-A command (a throw or an action, from a person or a computer seat) is checked against the
-rules engine, its move is committed to storage through the :class:`~pachisi.web.writer.Writer`,
-and only then does the room's state change and the update go out. A refused command raises
-:class:`Refused` and changes nothing.
+For each game one :class:`~pachisi.web.room.Room` serialises this server's commands under
+its lock. A command (a throw or an action, from a person or a computer seat) is checked
+against the rules engine, its move is committed to storage through the
+:class:`~pachisi.web.writer.Writer` on top of the version it was made at, and only then does
+the room's state change and the update go out. A refused command raises :class:`Refused`
+and changes nothing.
+
+Several servers may share one PostgreSQL database (docs/deploy.md). The database then
+serialises each game's commands: a move is stored only on top of the game's stored version
+(:class:`~pachisi.web.storage.VersionConflict` otherwise), so two servers can never both
+store version v+1. A server hears of the others' moves through ``LISTEN/NOTIFY``
+(:mod:`pachisi.web.listener`) and catches its room up from the stored moves; computer seats
+are played by the one server holding the game's lease (:mod:`pachisi.web.computers`).
 
 Throws are made here and nowhere else, from the service's generator (by default
 ``secrets.SystemRandom()``, the operating system's cryptographic source; tests pass a
-seeded one), through :func:`pachisi.rules.cowries.throw`. Computer seats choose in a worker
-thread, never on the event loop.
+seeded one), through :func:`pachisi.rules.cowries.throw`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
+import hashlib
 import logging
 import random
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Final
 
-from pachisi.ai.hints import hint
-from pachisi.describe import describe_action
 from pachisi.notation import result_of
 from pachisi.notation.record import move_text
 from pachisi.rules import cowries, engine
 from pachisi.rules.actions import Action, IllegalActionError, InvalidActionError
 from pachisi.rules.ruleset import parse_ruleset
 from pachisi.rules.state import CHANCE, State
+from pachisi.web.computers import ComputerSeats
 from pachisi.web.history import HistoryCache
 from pachisi.web.lobby import SeatSpec, game_url, plan_game
 from pachisi.web.protocol import Act, Command, HintRequest, ProtocolError, Resync, Throw
 from pachisi.web.protocol import parse_message as parse_command
 from pachisi.web.records import rebuild, record_text
-from pachisi.web.room import Room, Seat, Subscriber, person_seats, status_of
-from pachisi.web.storage import MoveRow, SeatRow
-from pachisi.web.tokens import new_token, token_hash
+from pachisi.web.room import Access, Room, Seat, Subscriber, parse_move, person_seats, status_of
+from pachisi.web.settings import Settings
+from pachisi.web.storage import ABANDONED, GameNews, MoveRow, NewGame, SeatRow, VersionConflict
+from pachisi.web.tokens import holds, new_token, token_hash
 from pachisi.web.writer import Writer
 
-__all__ = ["Conflict", "GameService", "NotFound", "Refused"]
+__all__ = ["Conflict", "Forbidden", "GameService", "Limited", "NotFound", "Refused"]
 
 log: Final = logging.getLogger("pachisi.web")
 
-_RETRY_SECONDS: Final = 1.0
-"""How long a computer seat waits before trying again when its move could not be stored."""
-_FINISHED_ROOMS: Final = 128
-"""How many finished games' rooms :meth:`GameService.history_room` keeps."""
+FINISHED_ROOMS: Final = 128
+"""How many finished games' rooms a server keeps (a bounded cache)."""
+UNFINISHED_RETRY_SECONDS: Final = 600
+"""The ``Retry-After`` of a creator over the unfinished-games limit: games take a while."""
 
 
 class Refused(Exception):
@@ -61,15 +69,33 @@ class Refused(Exception):
 
 
 class NotFound(LookupError):
-    """No such game, or no such seat."""
+    """No such game, or no such seat (or a private game the client may not see)."""
 
 
 class Conflict(Exception):
     """The seat is not open (any more)."""
 
 
+class Forbidden(Exception):
+    """A secret that does not hold what it was shown for: an invitation, a creator's token."""
+
+
+class Limited(Exception):
+    """A request over one of the operator's limits; ``retry_after`` in seconds."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def creator_key(address: str) -> str:
+    """The stored form of a creator's address: its hash, so the database holds no address."""
+    return hashlib.sha256(f"pachisi creator {address}".encode()).hexdigest()
+
+
 class GameService:
-    """Every game of one server: their rooms, the writer, and the throwing generator."""
+    """Every game this server holds: their rooms, the writer, the throwing generator, and
+    the computer seats it plays."""
 
     def __init__(
         self,
@@ -78,125 +104,194 @@ class GameService:
         rng: random.Random | None = None,
         computer_delay: float = 0.0,
         hint_level: str = "hard",
+        settings: Settings | None = None,
     ) -> None:
         self.writer = writer
         self.storage = writer.storage
+        self.settings = settings if settings is not None else Settings()
         self.rng: random.Random = rng if rng is not None else secrets.SystemRandom()
-        self.computer_delay = computer_delay
         self.hint_level = hint_level
         self.rooms: dict[str, Room] = {}
+        """The games in progress this server holds."""
+        self._finished: OrderedDict[str, Room] = OrderedDict()
+        """The last few finished games asked about: they never change, and a finished
+        game's page, record or history is asked for again and again."""
         self._loading = asyncio.Lock()
-        self._tasks: set[asyncio.Task[Any]] = set()
         self.histories = HistoryCache()
         """Every step of the games whose history was asked for, each encoded once."""
-        self._finished: OrderedDict[str, Room] = OrderedDict()
+        self.computers = ComputerSeats(self, computer_delay)
 
     # ----------------------------------------------------------------- life cycle
 
     async def start(self) -> None:
-        """Start the writer and resume every game in progress, computer seats included."""
+        """Start the writer, the computer seats' workers and this server's chores.
+
+        No game is loaded now: a game is loaded when a client asks for it, or when its
+        computer seat is due and this server takes its lease.
+        """
         self.writer.start()
-        for game_id in await self.writer.call(self.storage.unfinished_game_ids):
-            room = await self.room(game_id)
-            if room is not None:
-                self._kick(room)
+        await self.computers.start()
 
     async def stop(self) -> None:
-        """Stop the computer seats and background work, then the writer."""
-        tasks = [room.driver for room in self.rooms.values() if room.driver is not None]
-        tasks += self._tasks
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        """Stop the computer seats and the chores (leases given up), then the writer."""
+        await self.computers.stop()
         await self.writer.stop()
 
     # ----------------------------------------------------------------- games and seats
 
     async def room(self, game_id: str) -> Room | None:
         """The room of ``game_id``, loaded from storage on first use; None if there is none."""
-        room = self.rooms.get(game_id)
+        room = self.rooms.get(game_id) or self._finished.get(game_id)
+        if room is not None:
+            room.used = time.monotonic()
+            if room.is_over:
+                self._finished.move_to_end(game_id)
         if room is not None or not 0 < len(game_id) <= 16:
             return room
         async with self._loading:
-            room = self.rooms.get(game_id)
+            room = self.rooms.get(game_id) or self._finished.get(game_id)
             if room is None:
                 stored = await self.writer.call(self.storage.load_game, game_id)
                 if stored is None:
                     return None
                 room = await asyncio.to_thread(rebuild, stored)
-                if not room.state.is_over:
+                if room.is_over:
+                    self._keep_finished(room)
+                else:
                     self.rooms[game_id] = room
         return room
 
+    def _keep_finished(self, room: Room) -> None:
+        self._finished[room.id] = room
+        while len(self._finished) > FINISHED_ROOMS:
+            self._finished.popitem(last=False)
+
+    async def visible_room(self, game_id: str, tokens: Sequence[str]) -> Room | None:
+        """The room, if a client presenting ``tokens`` may see it (else as if there were
+        none: a private game's existence is not given away)."""
+        room = await self.room(game_id)
+        return room if room is not None and room.can_watch(tokens) else None
+
     async def create(
-        self, ruleset_text: str, players: int | None, specs: Sequence[SeatSpec]
+        self,
+        ruleset_text: str,
+        players: int | None,
+        specs: Sequence[SeatSpec],
+        *,
+        visibility: str = "public",
+        creator: str | None = None,
     ) -> dict[str, Any]:
-        """Make a new game; the creator gets the tokens of its human seats (docs/web.md)."""
-        plan = await asyncio.to_thread(plan_game, ruleset_text, players, specs)
+        """Make a new game; the creator gets the tokens of its human seats, an invitation
+        link for each open seat, and a token of its own (docs/web.md)."""
+        settings = self.settings
+        plan = await asyncio.to_thread(
+            plan_game,
+            ruleset_text,
+            players,
+            specs,
+            any_player=settings.allow_any_player,
+            computer_games=settings.allow_computer_games,
+        )
+        key = creator_key(creator) if creator is not None else None
+        if key is not None:
+            made = await self.writer.call(self.storage.unfinished_by, key)
+            if made >= settings.max_unfinished_per_creator:
+                raise Limited(
+                    f"this address has {made} unfinished games, the most allowed here: finish "
+                    "or abandon one first",
+                    UNFINISHED_RETRY_SECONDS,
+                )
         game_id = secrets.token_urlsafe(9)
         tokens: dict[int, str] = {}
+        invites: dict[int, str] = {}
         rows = []
         for seat, spec in enumerate(plan.seats):
             first = person_seats(plan.players, seat)[0]
             if spec.kind == "human" and first not in tokens:
                 tokens[first] = new_token()
+            if spec.kind == "open" and first not in invites:
+                invites[first] = new_token()
             hashed = token_hash(tokens[first]) if spec.kind == "human" else None
-            rows.append(SeatRow(seat, spec.kind, spec.player, hashed))
-        seats = [Seat(row.kind, row.player, row.token_hash) for row in rows]
+            invite = token_hash(invites[first]) if spec.kind == "open" else None
+            rows.append(SeatRow(seat, spec.kind, spec.player, hashed, invite))
+        owner = new_token()
+        watch = new_token() if visibility == "private" else None
+        access = Access(
+            visibility, token_hash(owner), token_hash(watch) if watch is not None else None
+        )
+        seats = [Seat(row.kind, row.player, row.token_hash, row.invite_hash) for row in rows]
         ruleset = parse_ruleset(plan.ruleset_text)
         state = engine.new_game(ruleset)
-        status = status_of(state, seats)
-        created = await self.writer.call(
-            self.storage.create_game, game_id, plan.ruleset_text, plan.players, status, rows
+        room = Room(game_id, ruleset, dt.datetime.now(dt.UTC), seats, state, [], access)
+        game = NewGame(
+            game_id,
+            plan.ruleset_text,
+            plan.players,
+            status_of(state, seats),
+            tuple(rows),
+            visibility,
+            key,
+            access.owner_hash,
+            access.watch_hash,
+            room.computer_due(),
         )
-        room = Room(game_id, ruleset, created, seats, state, [])
+        room.created = await self.writer.call(self.storage.create_game, game)
         self.rooms[game_id] = room
-        self._kick(room)
-        links = [
-            {
-                "seat": seat,
-                "seats": list(person_seats(plan.players, seat)),
-                "token": token,
-                "url": game_url(game_id, [(seat, token)]),
-            }
-            for seat, token in tokens.items()
-        ]
-        invites = [
-            {
-                "seat": seat,
-                "seats": list(person_seats(plan.players, seat)),
-                "url": f"/game/{game_id}?seat={seat}&claim=1",
-            }
-            for seat, spec in enumerate(plan.seats)
-            if spec.kind == "open" and person_seats(plan.players, seat)[0] == seat
-        ]
-        hotseat = game_url(game_id, list(tokens.items())) if len(tokens) > 1 else None
+        await self.computers.claim(room)
+        watch_query = f"?watch={watch}" if watch is not None else ""
         return {
             "id": game_id,
-            "links": links,
-            "hotseat_url": hotseat,
-            "invites": invites,
-            "watch_url": f"/game/{game_id}",
+            "visibility": visibility,
+            "owner_token": owner,
+            "links": [
+                {
+                    "seat": seat,
+                    "seats": list(person_seats(plan.players, seat)),
+                    "token": token,
+                    "url": game_url(game_id, [(seat, token)]),
+                }
+                for seat, token in tokens.items()
+            ],
+            "hotseat_url": game_url(game_id, list(tokens.items())) if len(tokens) > 1 else None,
+            "invites": [self._invite(room, seat, invite) for seat, invite in invites.items()],
+            "watch_url": f"/game/{game_id}{watch_query}",
+            "watch_token": watch,
         }
 
-    async def claim(self, game_id: str, seat: int) -> dict[str, Any]:
-        """Take an open seat (with its partner's under ``players=2``) for a new token."""
+    @staticmethod
+    def _invite(room: Room, seat: int, invite: str) -> dict[str, Any]:
+        return {
+            "seat": seat,
+            "seats": list(person_seats(room.players, seat)),
+            "invite": invite,
+            "url": f"/game/{room.id}?seat={seat}&invite={invite}",
+        }
+
+    async def claim(self, game_id: str, seat: int, invite: str) -> dict[str, Any]:
+        """Take an open seat (with its partner's under ``players=2``) with its invitation,
+        for a new token; :class:`Forbidden` unless ``invite`` is the seat's invitation."""
         room = await self.room(game_id)
         if room is None or not 0 <= seat <= 3:
             raise NotFound(f"game {game_id!r} has no seat {seat}")
         async with room.lock:
-            if room.state.is_over:
+            await self._catch_up(room)
+            if room.is_over:
                 raise Conflict("the game is over")
             if room.seats[seat].kind != "open":
                 raise Conflict(f"seat {seat} is not open (it is a {room.seats[seat].kind} seat)")
+            invite_hash = room.seats[seat].invite_hash
+            if not holds(invite_hash, invite) or invite_hash is None:
+                raise Forbidden(f"this is not seat {seat}'s invitation (or it was revoked)")
             group = person_seats(room.players, seat)
             token = new_token()
             hashed = token_hash(token)
             seats = room.claimed(group, hashed)
             status = status_of(room.state, seats)
-            if not await self.writer.call(self.storage.claim_seats, game_id, group, hashed, status):
+            if not await self.writer.call(
+                self.storage.claim_seats, game_id, group, hashed, status, invite_hash
+            ):
                 raise Conflict(f"seat {seat} is not open any more")
-            room.reseat(seats, status)
+            room.reseat(seats)
             room.broadcast_snapshot()
         return {
             "seat": seat,
@@ -204,6 +299,34 @@ class GameService:
             "token": token,
             "url": game_url(game_id, [(seat, token)]),
         }
+
+    async def invite(self, game_id: str, seat: int, owner: str, renew: bool) -> dict[str, Any]:
+        """Renew (a new link; the old one stops working) or revoke an open seat's
+        invitation, for the game's creator; :class:`Forbidden` for anyone else."""
+        room = await self.room(game_id)
+        if room is None or not 0 <= seat <= 3:
+            raise NotFound(f"game {game_id!r} has no seat {seat}")
+        if not room.is_owner(owner):
+            raise Forbidden("only the game's creator (with its token) can change invitations")
+        async with room.lock:
+            await self._catch_up(room)
+            if room.is_over or room.seats[seat].kind != "open":
+                raise Conflict(f"seat {seat} is not open")
+            group = person_seats(room.players, seat)
+            invite = new_token() if renew else None
+            hashed = token_hash(invite) if invite is not None else None
+            if not await self.writer.call(self.storage.set_invite, game_id, group, hashed):
+                raise Conflict(f"seat {seat} is not open any more")
+            chosen = set(group)
+            room.reseat(
+                [
+                    Seat(s.kind, s.player, s.token_hash, hashed) if n in chosen else s
+                    for n, s in enumerate(room.seats)
+                ]
+            )
+        if invite is None:
+            return {"seat": seat, "seats": list(group), "invite": None, "url": None}
+        return self._invite(room, seat, invite)
 
     # ----------------------------------------------------------------- messages
 
@@ -218,11 +341,7 @@ class GameService:
             subscriber.deliver(room.snapshot(subscriber.held))
             return
         if isinstance(command, HintRequest):
-            if subscriber.hinting:
-                subscriber.deliver(room.error("illegal", "a hint is being worked out already"))
-                return
-            subscriber.hinting = True
-            self._spawn(self._hint(room, subscriber, command.seat))
+            self.computers.hint(room, subscriber, command.seat)
             return
         task = asyncio.create_task(self.play(room, subscriber.held, command))
         # Retrieved here too: if the client's handler is cancelled, nobody else awaits it.
@@ -240,7 +359,7 @@ class GameService:
         async with room.lock:
             state = room.state
             seat = command.seat
-            if state.is_over:
+            if room.is_over:
                 raise Refused("finished", "the game is over")
             if seat not in held:
                 raise Refused("forbidden", f"this connection holds no token for seat {seat}")
@@ -255,7 +374,7 @@ class GameService:
             if isinstance(command, Throw):
                 if not chance:
                     raise Refused("illegal", "no throw is due: the seat is to act on its throw")
-                move: Action | int = self._throw(state)
+                move: Action | int = self.throw(state)
             else:
                 if chance:
                     raise Refused("illegal", "a throw is due, not an action")
@@ -263,13 +382,14 @@ class GameService:
                     move = Action.parse(command.action)
                 except InvalidActionError as exc:
                     raise Refused("illegal", str(exc)) from None
-            await self._commit(room, move, seat)
+            await self.commit(room, move, seat)
 
-    def _throw(self, state: State) -> int:
+    def throw(self, state: State) -> int:
+        """A throw of the cowries for ``state``'s seat, from the service's generator."""
         r = state.ruleset
         return cowries.throw(self.rng, r.cowries, r.p_mouth_up)
 
-    async def _commit(self, room: Room, move: Action | int, by: int) -> None:
+    async def commit(self, room: Room, move: Action | int, by: int) -> None:
         """Apply ``move`` to the room's game once it is stored (the caller holds the lock)."""
         before = room.state
         try:
@@ -286,21 +406,34 @@ class GameService:
             dt.datetime.now(dt.UTC),
             status if changed else None,
             result_of(after) if after.is_over else None,
+            room.computer_due(after),
         )
         try:
             await self.writer.commit(row)
+        except VersionConflict:
+            # Another server stored this version first (or ended the game): take what it
+            # stored, and let the client try again on top of it.
+            await self._catch_up(room)
+            raise Refused(
+                "stale", f"the game moved on to version {room.version} meanwhile; resync"
+            ) from None
         except Exception as exc:
             if not await self._stored_anyway(row):
                 log.error("game %s: move %d not stored: %s", room.id, row.version, exc)
                 raise Refused("unavailable", "the move could not be stored; try again") from None
         room.advance(after, text, status)
         room.broadcast_update(by, text, events, before)
-        if after.is_over:
-            # A finished game never changes again: its clients keep their room, and anyone
-            # else gets it from storage, so the server holds only the games in progress.
-            self.rooms.pop(room.id, None)
+        self._after_move(room)
+
+    def _after_move(self, room: Room) -> None:
+        if room.is_over:
+            # A finished game never changes again: the server holds only the games in
+            # progress, and a few finished ones in a bounded cache.
+            if self.rooms.pop(room.id, None) is not None:
+                self._keep_finished(room)
+            self.computers.let_go(room)
         else:
-            self._kick(room)
+            self.computers.kick(room)
 
     async def _stored_anyway(self, row: MoveRow) -> bool:
         """Whether a move whose commit failed is in storage all the same.
@@ -315,109 +448,65 @@ class GameService:
             return False
         return stored == row.move
 
-    # ----------------------------------------------------------------- computer seats
+    # ----------------------------------------------------------------- other servers' news
 
-    def _kick(self, room: Room) -> None:
-        """Start playing the computer seats if one is due and nothing plays them yet."""
-        if room.computer_due() and (room.driver is None or room.driver.done()):
-            room.driver = asyncio.create_task(self._drive(room), name=f"computer {room.id}")
+    def heard(self, payload: str) -> None:
+        """A ``NOTIFY`` from a server on the database (:data:`~pachisi.web.storage.CHANNEL`):
+        catch up the game's room if this server holds it."""
+        game_id, _, what = payload.partition(" ")
+        room = self.rooms.get(game_id)
+        if room is None or (what.isdigit() and int(what) <= room.version):
+            return  # not held here, or this server made that move itself
+        self.computers.spawn(self.catch_up(room))
 
-    async def _drive(self, room: Room) -> None:
-        """Play every computer seat's throws and actions while one is due."""
-        while room.computer_due():
-            if self.computer_delay:
-                await asyncio.sleep(self.computer_delay)
-            state, version = room.state, room.version
-            seat = state.seat
-            move: Action | int | None = None
-            if engine.current_player(state) != CHANCE:
-                seed = self.rng.getrandbits(64)
-                try:
-                    move = await asyncio.to_thread(
-                        room.bots[seat].choose, state, random.Random(seed)
-                    )
-                except Exception:
-                    # A bug in a player: the game waits (and says why in the log) rather
-                    # than the server guessing a move for it.
-                    log.exception("game %s: computer seat %d cannot choose", room.id, seat)
-                    return
-            try:
-                async with room.lock:
-                    if room.version != version:
-                        continue  # cannot happen (nobody else acts for this seat); be sure
-                    await self._commit(room, self._throw(state) if move is None else move, seat)
-            except Refused as exc:
-                log.warning("game %s: computer seat %d: %s", room.id, seat, exc)
-                await asyncio.sleep(_RETRY_SECONDS)
+    def heard_everything(self) -> None:
+        """Notifications may have been missed (the listening connection was lost): catch up
+        every room this server holds."""
+        for room in list(self.rooms.values()):
+            self.computers.spawn(self.catch_up(room))
 
-    # ----------------------------------------------------------------- hints and records
+    async def catch_up(self, room: Room) -> None:
+        """Bring the room up to the stored game: the moves other servers stored, new seats,
+        and whether it was abandoned."""
+        async with room.lock:
+            await self._catch_up(room)
+        self._after_move(room)
 
-    async def _hint(self, room: Room, subscriber: Subscriber, seat: int) -> None:
-        try:
-            await self._rank(room, subscriber, seat)
-        finally:
-            subscriber.hinting = False
+    async def _catch_up(self, room: Room) -> None:
+        # The caller holds the room's lock.
+        news = await self.writer.call(self.storage.news, room.id, room.version)
+        if news is not None:
+            self._apply_news(room, news)
 
-    async def _rank(self, room: Room, subscriber: Subscriber, seat: int) -> None:
-        state, version = room.state, room.version
-        if state.is_over:
-            subscriber.deliver(room.error("finished", "the game is over"))
-            return
-        if seat not in subscriber.held:
-            subscriber.deliver(
-                room.error("forbidden", f"this connection holds no token for seat {seat}")
-            )
-            return
-        if state.seat != seat or not engine.legal_actions(state):
-            subscriber.deliver(room.error("illegal", f"seat {seat} has no action to choose now"))
-            return
-        level = self.hint_level
-        ranked = await asyncio.to_thread(hint, state, level, seed=self.rng.getrandbits(32))
-        ranking = [
-            {
-                "action": str(r.action),
-                "text": describe_action(state, r.action),
-                "win": round(r.win, 4),
-            }
-            for r in ranked
-        ]
-        subscriber.deliver(
-            json.dumps(
-                {
-                    "type": "hint",
-                    "version": version,
-                    "seat": seat,
-                    "level": level,
-                    "ranking": ranking,
-                }
-            )
+    def _apply_news(self, room: Room, news: GameNews) -> None:
+        seats = tuple(
+            Seat(row.kind, row.player, row.token_hash, row.invite_hash) for row in news.seats
         )
+        if seats != room.seats:
+            room.reseat(seats)
+            room.broadcast_snapshot()
+        for text in news.moves:
+            before = room.state
+            after, events = engine.apply(before, parse_move(text))
+            room.advance(after, text, status_of(after, room.seats))
+            room.broadcast_update(before.seat, text, events, before)
+        if news.result == ABANDONED and not room.is_over:
+            room.abandon()
+            room.broadcast_snapshot()
 
-    def _spawn(self, coroutine: Any) -> None:
-        task = asyncio.create_task(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    # ----------------------------------------------------------------- records
 
     async def record(self, room: Room) -> str:
         """The game record's text (docs/notation.md), for export."""
         return await asyncio.to_thread(
-            record_text, room.id, room.ruleset_text, room.created, room.seats, list(room.moves)
+            record_text,
+            room.id,
+            room.ruleset_text,
+            room.created,
+            room.seats,
+            list(room.moves),
+            room.abandoned,
         )
-
-    async def history_room(self, game_id: str) -> Room | None:
-        """The room of ``game_id`` for its history: as :meth:`room`, but the rooms of the
-        last few finished games asked about are kept (a finished game never changes), so
-        that a repeat request for one costs neither a load from storage nor a replay."""
-        room = self._finished.get(game_id)
-        if room is not None:
-            self._finished.move_to_end(game_id)
-            return room
-        room = await self.room(game_id)
-        if room is not None and room.state.is_over:
-            self._finished[game_id] = room
-            while len(self._finished) > _FINISHED_ROOMS:
-                self._finished.popitem(last=False)
-        return room
 
     async def history(self, room: Room, start: int, limit: int) -> tuple[int, str]:
         """The page ``start``/``limit`` of the game's steps as JSON text (docs/web.md), and
@@ -431,6 +520,15 @@ class GameService:
             return self.histories.get(room.id, room.ruleset, moves).page(start, limit, version)
 
         return version, await asyncio.to_thread(page)
+
+    async def abandon_idle(self) -> None:
+        """End the games nobody played for the settings' ``abandon_days`` (records kept)."""
+        ended = await self.writer.call(self.storage.abandon_idle, self.settings.abandon_days)
+        for game_id in ended:
+            log.info("game %s: abandoned after %g idle days", game_id, self.settings.abandon_days)
+            room = self.rooms.get(game_id)
+            if room is not None:
+                await self.catch_up(room)
 
 
 def _retrieve(task: asyncio.Task[None]) -> None:

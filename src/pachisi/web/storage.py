@@ -19,6 +19,7 @@ Every method is synchronous and meant to run on one worker thread (see
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,13 +31,18 @@ from alembic.config import Config
 from sqlalchemy.engine import Connection, Engine
 
 __all__ = [
+    "ABANDONED",
+    "CHANNEL",
     "GAME_STATUSES",
     "MIGRATIONS",
+    "GameNews",
     "MoveRow",
+    "NewGame",
     "SeatRow",
     "Storage",
     "StorageError",
     "StoredGame",
+    "VersionConflict",
     "default_database_url",
     "migrate",
     "open_storage",
@@ -49,6 +55,17 @@ MIGRATIONS: Final = Path(__file__).with_name("migrations")
 GAME_STATUSES: Final = ("open", "active", "finished")
 """``open``: a seat waits for a player; ``active``: every seat is taken; ``finished``: over."""
 
+MIGRATION_LOCK: Final = 0x7061636869736901
+"""The PostgreSQL advisory lock that one server at a time holds while it migrates."""
+
+ABANDONED: Final = "abandoned"
+"""The ``result`` of a game that ended because nobody played it for too long."""
+
+CHANNEL: Final = "pachisi_games"
+"""The PostgreSQL ``NOTIFY`` channel on which servers tell each other that a game changed:
+the payload is ``ID VERSION`` after a move, ``ID seats`` after a claim or a new invitation,
+``ID ended`` when a game is abandoned."""
+
 metadata: Final = sa.MetaData()
 
 games: Final = sa.Table(
@@ -60,7 +77,23 @@ games: Final = sa.Table(
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("result", sa.String(16), nullable=True),
+    # ``public`` games are listed in the lobby and open to watch; ``private`` ones need a link.
+    sa.Column("visibility", sa.String(8), nullable=False, server_default="public"),
+    # The number of moves: a move is stored only on top of the version it was made at, which
+    # serialises one game's commands across every server on the database.
+    sa.Column("version", sa.Integer(), nullable=False, server_default="0"),
+    sa.Column("updated", sa.DateTime(timezone=True), nullable=True),
+    # Whether a computer seat is to throw or act: the games a server takes a lease on.
+    sa.Column("computer_due", sa.Boolean(), nullable=False, server_default=sa.false()),
+    sa.Column("creator", sa.String(64), nullable=True),
+    sa.Column("owner_hash", sa.String(64), nullable=True),
+    sa.Column("watch_hash", sa.String(64), nullable=True),
+    sa.Column("lease_owner", sa.String(64), nullable=True),
+    sa.Column("lease_until", sa.Float(), nullable=True),
     sa.Index("ix_games_status_created", "status", "created"),
+    sa.Index("ix_games_creator_status", "creator", "status"),
+    sa.Index("ix_games_status_updated", "status", "updated"),
+    sa.Index("ix_games_due", "computer_due", "status"),
 )
 seats: Final = sa.Table(
     "seats",
@@ -70,6 +103,7 @@ seats: Final = sa.Table(
     sa.Column("kind", sa.String(16), nullable=False),
     sa.Column("player", sa.String(64), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("invite_hash", sa.String(64), nullable=True),
 )
 moves: Final = sa.Table(
     "moves",
@@ -97,11 +131,13 @@ class SeatRow:
     kind: str
     player: str | None = None
     token_hash: str | None = None
+    invite_hash: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class MoveRow:
-    """One committed move, with the game's status and result after it when they change."""
+    """One committed move, with the game's status and result after it when they change, and
+    whether a computer seat is due after it."""
 
     game_id: str
     version: int
@@ -109,6 +145,38 @@ class MoveRow:
     created: dt.datetime
     status: str | None = None
     result: str | None = None
+    computer_due: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game to store: who may see it and who made it, besides its ruleset and seats."""
+
+    id: str
+    ruleset: str
+    players: int
+    status: str
+    seats: tuple[SeatRow, ...]
+    visibility: str = "public"
+    creator: str | None = None
+    owner_hash: str | None = None
+    watch_hash: str | None = None
+    computer_due: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameNews:
+    """What a game's stored row says beyond a known version: for a server catching up."""
+
+    status: str
+    result: str | None
+    seats: tuple[SeatRow, ...]
+    moves: tuple[str, ...]
+
+
+class VersionConflict(Exception):
+    """A move was made on top of a version that is not the game's stored version any more
+    (another server stored that version first, or the game ended meanwhile)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +191,9 @@ class StoredGame:
     result: str | None
     seats: tuple[SeatRow, ...]
     moves: tuple[str, ...]
+    visibility: str = "public"
+    owner_hash: str | None = None
+    watch_hash: str | None = None
 
 
 def default_database_url() -> str:
@@ -193,6 +264,10 @@ def open_storage(url: str | None = None) -> Storage:
     engine = _engine(url or default_database_url())
     try:
         with engine.begin() as connection:
+            if engine.dialect.name == "postgresql":
+                # Servers started together on one database would migrate it together and
+                # collide: the first migrates, the others wait and find it up to date.
+                connection.execute(sa.select(sa.func.pg_advisory_xact_lock(MIGRATION_LOCK)))
             migrate(connection)
     except sa.exc.SQLAlchemyError as exc:
         engine.dispose()
@@ -206,73 +281,163 @@ class Storage:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.shared = engine.dialect.name == "postgresql"
+        """Whether several servers may share this database (PostgreSQL; SQLite is one
+        process's): only then are changes announced with ``NOTIFY``."""
 
     def close(self) -> None:
         """Release the engine's connections."""
         self.engine.dispose()
 
-    def create_game(
-        self, game_id: str, ruleset: str, players: int, status: str, seat_rows: Sequence[SeatRow]
-    ) -> dt.datetime:
+    def libpq_url(self) -> str:
+        """The database's URL for a plain psycopg connection (the ``LISTEN`` of a server)."""
+        url = self.engine.url.set(drivername="postgresql")
+        return url.render_as_string(hide_password=False)
+
+    def _notify(self, conn: Connection, payloads: Sequence[str]) -> None:
+        # Delivered when the transaction commits, and only then: a server that hears of a
+        # move can read it.
+        if self.shared:
+            for payload in payloads:
+                conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
+
+    def _now(self) -> Any:
+        # Leases compare times written by different machines: PostgreSQL's clock is the one
+        # they share. SQLite is one process's, whose clock is the machine's.
+        if self.shared:
+            return sa.func.extract("epoch", sa.func.clock_timestamp())
+        return sa.literal(time.time(), sa.Float())
+
+    # ----------------------------------------------------------------- games and seats
+
+    def create_game(self, game: NewGame) -> dt.datetime:
         """Store a new game with its four seats; returns its creation time."""
         created = dt.datetime.now(dt.UTC)
         with self.engine.begin() as conn:
             conn.execute(
                 games.insert().values(
-                    id=game_id, ruleset=ruleset, players=players, created=created, status=status
+                    id=game.id,
+                    ruleset=game.ruleset,
+                    players=game.players,
+                    created=created,
+                    updated=created,
+                    status=game.status,
+                    visibility=game.visibility,
+                    version=0,
+                    computer_due=game.computer_due,
+                    creator=game.creator,
+                    owner_hash=game.owner_hash,
+                    watch_hash=game.watch_hash,
                 )
             )
             conn.execute(
                 seats.insert(),
                 [
                     {
-                        "game_id": game_id,
+                        "game_id": game.id,
                         "seat": row.seat,
                         "kind": row.kind,
                         "player": row.player,
                         "token_hash": row.token_hash,
+                        "invite_hash": row.invite_hash,
                     }
-                    for row in seat_rows
+                    for row in game.seats
                 ],
             )
         return created
 
-    def claim_seats(
-        self, game_id: str, seat_numbers: Sequence[int], token_hash: str, status: str
-    ) -> bool:
-        """Give open seats to the holder of ``token_hash``; False (and no change) unless every
-        one of them was still open."""
-        try:
-            with self.engine.begin() as conn:
-                self._claim(conn, game_id, seat_numbers, token_hash, status)
-        except _SeatNotOpen:
-            return False
-        return True
+    def unfinished_by(self, creator: str) -> int:
+        """How many games not over yet ``creator`` made (a limit of docs/web.md)."""
+        with self.engine.connect() as conn:
+            count: int = conn.execute(
+                sa.select(sa.func.count())
+                .select_from(games)
+                .where(games.c.creator == creator, games.c.status != "finished")
+            ).scalar_one()
+            return count
 
-    def _claim(
+    def claim_seats(
         self,
-        conn: Connection,
         game_id: str,
         seat_numbers: Sequence[int],
         token_hash: str,
         status: str,
-    ) -> None:
-        taken = conn.execute(
-            seats.update()
-            .where(
-                seats.c.game_id == game_id,
-                seats.c.seat.in_(list(seat_numbers)),
-                seats.c.kind == "open",
-            )
-            .values(kind="human", token_hash=token_hash)
-        ).rowcount
-        if taken != len(seat_numbers):
-            raise _SeatNotOpen  # the transaction is rolled back: no seat changes
-        conn.execute(games.update().where(games.c.id == game_id).values(status=status))
+        invite_hash: str,
+    ) -> bool:
+        """Give open seats whose invitation is ``invite_hash`` to the holder of
+        ``token_hash``; False (and no change) unless every one of them still was."""
+        try:
+            with self.engine.begin() as conn:
+                taken = conn.execute(
+                    seats.update()
+                    .where(
+                        seats.c.game_id == game_id,
+                        seats.c.seat.in_(list(seat_numbers)),
+                        seats.c.kind == "open",
+                        seats.c.invite_hash == invite_hash,
+                    )
+                    .values(kind="human", token_hash=token_hash, invite_hash=None)
+                ).rowcount
+                if taken != len(seat_numbers):
+                    raise _SeatNotOpen  # the transaction is rolled back: no seat changes
+                conn.execute(games.update().where(games.c.id == game_id).values(status=status))
+                self._notify(conn, [f"{game_id} seats"])
+        except _SeatNotOpen:
+            return False
+        return True
+
+    def set_invite(
+        self, game_id: str, seat_numbers: Sequence[int], invite_hash: str | None
+    ) -> bool:
+        """Give open seats a new invitation (None: revoke it); False unless all were open."""
+        try:
+            with self.engine.begin() as conn:
+                changed = conn.execute(
+                    seats.update()
+                    .where(
+                        seats.c.game_id == game_id,
+                        seats.c.seat.in_(list(seat_numbers)),
+                        seats.c.kind == "open",
+                    )
+                    .values(invite_hash=invite_hash)
+                ).rowcount
+                if changed != len(seat_numbers):
+                    raise _SeatNotOpen
+                self._notify(conn, [f"{game_id} seats"])
+        except _SeatNotOpen:
+            return False
+        return True
+
+    # ----------------------------------------------------------------- moves
 
     def commit_moves(self, rows: Sequence[MoveRow]) -> None:
-        """Store moves (of any games) in one transaction, with their games' new status."""
+        """Store moves (of any games) in one transaction, each on top of the version it was
+        made at, with its game's new status; :class:`VersionConflict` (and nothing stored)
+        when a game's stored version is not the one a move was made at."""
         with self.engine.begin() as conn:
+            for r in rows:
+                # The row lock this update takes makes a second server's update of the same
+                # game wait, and then find the version moved on: never two moves v+1.
+                values: dict[str, Any] = {
+                    "version": r.version,
+                    "updated": r.created,
+                    "computer_due": r.computer_due,
+                }
+                if r.status is not None:
+                    values.update(status=r.status, result=r.result)
+                changed = conn.execute(
+                    games.update()
+                    .where(
+                        games.c.id == r.game_id,
+                        games.c.version == r.version - 1,
+                        games.c.status != "finished",
+                    )
+                    .values(**values)
+                ).rowcount
+                if changed != 1:
+                    raise VersionConflict(
+                        f"game {r.game_id}: version {r.version - 1} is not current"
+                    )
             conn.execute(
                 moves.insert(),
                 [
@@ -285,13 +450,7 @@ class Storage:
                     for r in rows
                 ],
             )
-            for r in rows:
-                if r.status is not None:
-                    conn.execute(
-                        games.update()
-                        .where(games.c.id == r.game_id)
-                        .values(status=r.status, result=r.result)
-                    )
+            self._notify(conn, [f"{r.game_id} {r.version}" for r in rows])
 
     def stored_move(self, game_id: str, version: int) -> str | None:
         """The move that made ``version`` of the game, if it is stored."""
@@ -303,18 +462,23 @@ class Storage:
             ).scalar()
             return move
 
+    def set_computer_due(self, game_id: str, version: int, due: bool) -> None:
+        """Correct a game's computer-due mark, if it is still at ``version``."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                games.update()
+                .where(games.c.id == game_id, games.c.version == version)
+                .values(computer_due=due)
+            )
+
+    # ----------------------------------------------------------------- reading
+
     def load_game(self, game_id: str) -> StoredGame | None:
         """The game with id ``game_id`` and its moves in order, or None."""
         with self.engine.connect() as conn:
             game = conn.execute(games.select().where(games.c.id == game_id)).first()
             if game is None:
                 return None
-            seat_rows = conn.execute(
-                seats.select().where(seats.c.game_id == game_id).order_by(seats.c.seat)
-            ).all()
-            move_texts = conn.execute(
-                sa.select(moves.c.move).where(moves.c.game_id == game_id).order_by(moves.c.version)
-            ).scalars()
             return StoredGame(
                 id=game.id,
                 ruleset=game.ruleset,
@@ -322,29 +486,53 @@ class Storage:
                 created=_utc(game.created),
                 status=game.status,
                 result=game.result,
-                seats=tuple(
-                    SeatRow(row.seat, row.kind, row.player, row.token_hash) for row in seat_rows
-                ),
-                moves=tuple(move_texts),
+                seats=self._seats(conn, game_id),
+                moves=self._moves(conn, game_id, 0),
+                visibility=game.visibility,
+                owner_hash=game.owner_hash,
+                watch_hash=game.watch_hash,
             )
 
-    def unfinished_game_ids(self) -> list[str]:
-        """The ids of every game not over yet, oldest first: the games to resume."""
+    def news(self, game_id: str, version: int) -> GameNews | None:
+        """The game's status, seats and the moves after ``version``; None if it is gone."""
         with self.engine.connect() as conn:
-            return list(
-                conn.execute(
-                    sa.select(games.c.id)
-                    .where(games.c.status != "finished")
-                    .order_by(games.c.created)
-                ).scalars()
+            game = conn.execute(
+                sa.select(games.c.status, games.c.result).where(games.c.id == game_id)
+            ).first()
+            if game is None:
+                return None
+            return GameNews(
+                game.status,
+                game.result,
+                self._seats(conn, game_id),
+                self._moves(conn, game_id, version),
             )
+
+    @staticmethod
+    def _seats(conn: Connection, game_id: str) -> tuple[SeatRow, ...]:
+        rows = conn.execute(
+            seats.select().where(seats.c.game_id == game_id).order_by(seats.c.seat)
+        ).all()
+        return tuple(
+            SeatRow(row.seat, row.kind, row.player, row.token_hash, row.invite_hash) for row in rows
+        )
+
+    @staticmethod
+    def _moves(conn: Connection, game_id: str, after: int) -> tuple[str, ...]:
+        return tuple(
+            conn.execute(
+                sa.select(moves.c.move)
+                .where(moves.c.game_id == game_id, moves.c.version > after)
+                .order_by(moves.c.version)
+            ).scalars()
+        )
 
     def list_games(self, status: str, limit: int = 100) -> list[dict[str, Any]]:
-        """The newest ``limit`` games with ``status``, newest first, for the lobby."""
+        """The newest ``limit`` public games with ``status``, newest first, for the lobby."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 games.select()
-                .where(games.c.status == status)
+                .where(games.c.status == status, games.c.visibility == "public")
                 .order_by(games.c.created.desc())
                 .limit(limit)
             ).all()
@@ -365,6 +553,109 @@ class Storage:
             }
             for row in rows
         ]
+
+    # ----------------------------------------------------------------- servers' chores
+
+    def abandon_idle(self, days: float) -> list[str]:
+        """End as abandoned every unfinished game with no move for ``days`` days (their
+        records are kept); returns their ids."""
+        cutoff = dt.datetime.now(dt.UTC) - dt.timedelta(days=days)
+        with self.engine.begin() as conn:
+            ids = list(
+                conn.execute(
+                    sa.select(games.c.id).where(
+                        games.c.status != "finished", games.c.updated < cutoff
+                    )
+                ).scalars()
+            )
+            if ids:
+                conn.execute(
+                    games.update()
+                    .where(games.c.id.in_(ids), games.c.status != "finished")
+                    .values(status="finished", result=ABANDONED, computer_due=False)
+                )
+                self._notify(conn, [f"{game_id} ended" for game_id in ids])
+        return ids
+
+    def take_leases(self, owner: str, seconds: float, limit: int = 50) -> list[str]:
+        """Lease to ``owner`` for ``seconds`` the games whose computer seat is due and that
+        no server holds (or whose lease ran out); returns their ids."""
+        with self.engine.begin() as conn:
+            now = self._now()
+            free = sa.or_(games.c.lease_owner.is_(None), games.c.lease_until < now)
+            ids = list(
+                conn.execute(
+                    sa.select(games.c.id)
+                    .where(games.c.computer_due, games.c.status != "finished", free)
+                    .order_by(games.c.updated)
+                    .limit(limit)
+                ).scalars()
+            )
+            taken = []
+            for game_id in ids:
+                # Taken one by one, each only if still free: two servers racing for a game
+                # cannot both win it.
+                if conn.execute(
+                    games.update()
+                    .where(games.c.id == game_id, free)
+                    .values(lease_owner=owner, lease_until=now + seconds)
+                ).rowcount:
+                    taken.append(game_id)
+            return taken
+
+    def take_lease(self, game_id: str, owner: str, seconds: float) -> bool:
+        """Lease one game to ``owner`` if it is free or ``owner``'s already."""
+        with self.engine.begin() as conn:
+            now = self._now()
+            return bool(
+                conn.execute(
+                    games.update()
+                    .where(
+                        games.c.id == game_id,
+                        games.c.status != "finished",
+                        sa.or_(
+                            games.c.lease_owner.is_(None),
+                            games.c.lease_owner == owner,
+                            games.c.lease_until < now,
+                        ),
+                    )
+                    .values(lease_owner=owner, lease_until=now + seconds)
+                ).rowcount
+            )
+
+    def renew_leases(self, owner: str, game_ids: Sequence[str], seconds: float) -> set[str]:
+        """Extend ``owner``'s leases on ``game_ids``; returns those it still holds."""
+        if not game_ids:
+            return set()
+        with self.engine.begin() as conn:
+            now = self._now()
+            conn.execute(
+                games.update()
+                .where(
+                    games.c.id.in_(list(game_ids)),
+                    games.c.lease_owner == owner,
+                    games.c.status != "finished",
+                )
+                .values(lease_until=now + seconds)
+            )
+            return set(
+                conn.execute(
+                    sa.select(games.c.id).where(
+                        games.c.id.in_(list(game_ids)),
+                        games.c.lease_owner == owner,
+                        games.c.status != "finished",
+                    )
+                ).scalars()
+            )
+
+    def release_leases(self, owner: str | None, game_ids: Sequence[str] | None = None) -> None:
+        """Give up ``owner``'s leases (on ``game_ids``, or all), for another server to take;
+        ``owner`` None: everybody's (a one-process database at start-up)."""
+        with self.engine.begin() as conn:
+            condition = games.c.lease_owner == owner if owner is not None else sa.true()
+            if game_ids is not None:
+                condition = sa.and_(condition, games.c.id.in_(list(game_ids)))
+            conn.execute(games.update().where(condition).values(lease_owner=None, lease_until=None))
 
 
 def _utc(moment: dt.datetime) -> dt.datetime:

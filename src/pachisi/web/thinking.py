@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import logging
 import multiprocessing
 import os
@@ -27,6 +28,7 @@ import signal
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Any, Final
@@ -47,6 +49,10 @@ _CONTEXT: Final = multiprocessing.get_context("spawn")
 
 BOOT_SECONDS: Final = 60.0  # to start and import the players: 0.3 s on a quiet machine
 GRACE_SECONDS: Final = 0.2  # from SIGTERM to SIGKILL when the pool closes
+WARMED_UP: Final = frozenset(("easy", "medium", "hard", "expert"))
+"""The players whose first use in a worker is warmed up untimed (see :func:`_warm_up`)."""
+WARM_UP_SECONDS: Final = 1800.0
+"""The most a warm-up may take: on a fresh install it compiles the fast engine (minutes)."""
 PLAYERS_KEPT: Final = 32  # players a worker keeps made; a client may name any number
 
 
@@ -75,12 +81,14 @@ def _work(conn: Connection, parent: int) -> None:
     from pachisi.ai.players import make_player
 
     players: dict[str, Bot] = {}
+    warmed: set[str] = set()
     conn.send(("ready", os.getpid()))
     while True:
         try:
             kind, args = conn.recv()
         except (EOFError, OSError):
             return  # the server closed the pool, or died
+        started: list[bool] = []
         try:
             if kind == "choose":
                 name, state, seed = args
@@ -90,13 +98,34 @@ def _work(conn: Connection, parent: int) -> None:
                 players[name] = player  # last in the dict: the one used most recently
                 if len(players) > PLAYERS_KEPT:
                     del players[next(iter(players))]
-                reply: tuple[str, Any] = ("ok", player.choose(state, random.Random(seed)))
+                work: Callable[..., Any] = functools.partial(_decide, player, state)
             else:
-                state, level, seed = args
-                reply = ("ok", hint(state, level, seed=seed))
+                state, name, seed = args
+                work = functools.partial(hint, state, name)
+            _warm_up(conn, warmed, started, name, work)
+            reply: tuple[str, Any] = ("ok", work(seed=seed))
         except Exception as exc:
+            if not started:
+                conn.send(("thinking", None))
             reply = ("error", _portable(exc))
         conn.send(reply)
+
+
+def _decide(player: Bot, state: State, *, seed: int) -> Action:
+    return player.choose(state, random.Random(seed))
+
+
+def _warm_up(conn: Connection, warmed: set[str], started: list[bool], name: str, run: Any) -> None:
+    """Before a level's first decision or hint in this worker, make one untimed: it loads
+    (on a fresh install, compiles) the compiled engine the level searches with, which is
+    no thinking of the request's. Only the levels, whose budgets are fixed, are warmed up;
+    then the timed part begins (the ``thinking`` message starts the server's clock)."""
+    if name in WARMED_UP and name not in warmed:
+        conn.send(("warming", None))
+        run(seed=0)
+        warmed.add(name)
+    conn.send(("thinking", None))
+    started.append(True)
 
 
 def _die_with(parent: int) -> None:
@@ -354,6 +383,10 @@ class ThinkingPool:
                 slot.conn.send(request)  # small, into the socket's buffer: does not block
             except OSError as exc:
                 raise _Died(repr(exc)) from None
+            async with asyncio.timeout(WARM_UP_SECONDS):
+                status, value = await slot.expect()
+                if status == "warming":
+                    status, value = await slot.expect()
             async with asyncio.timeout(self.seconds):
                 status, value = await slot.expect()
         except TimeoutError:

@@ -232,8 +232,22 @@ def legal_json(state: State) -> list[dict[str, Any]]:
     return out
 
 
-def result_json(state: State) -> dict[str, Any] | None:
+ABANDONED_RESULT: Final[dict[str, Any]] = {
+    "winner": None,
+    "seats": [],
+    "draw": False,
+    "rule": "abandoned",
+    "individual": False,
+    "text": "abandoned: nobody played it for too long",
+    "record": "*",
+}
+"""The result of a game that the server ended because nobody played it (docs/web.md)."""
+
+
+def result_json(state: State, abandoned: bool = False) -> dict[str, Any] | None:
     """How the game ended (None while it goes on): winner, seats, draw, in words."""
+    if abandoned:
+        return dict(ABANDONED_RESULT)
     outcome = engine.outcome(state)
     if outcome is None:
         return None
@@ -279,8 +293,11 @@ def game_view(
     moves: Sequence[str],
     seats: Sequence[SeatView],
     held: frozenset[int],
+    abandoned: bool = False,
 ) -> dict[str, Any]:
     """The whole VIEW of a game for a viewer holding the seats ``held`` (docs/web.md)."""
+    if abandoned:
+        held = frozenset()  # an abandoned game is nobody's to play
     r = state.ruleset
     turn = turn_json(state, held)
     return {
@@ -297,7 +314,7 @@ def game_view(
         "turn": turn,
         "legal": legal_json(state) if turn["you_act"] else [],
         "moves": list(moves),
-        "result": result_json(state),
+        "result": result_json(state, abandoned),
     }
 
 
@@ -320,8 +337,10 @@ class EncodedViews:
         moves_json: str,
         seats: Sequence[SeatView],
         ruleset_text: str | None = None,
+        abandoned: bool = False,
     ) -> None:
         r = state.ruleset
+        self._abandoned = abandoned
         self._state = state
         self._seats = seats
         self._legal: str | None = None
@@ -337,7 +356,7 @@ class EncodedViews:
                 "teams": r.teams,
                 "cowries": r.cowries,
                 "position": write_position(state),
-                "result": result_json(state),
+                "result": result_json(state, abandoned),
             }
         )
         # Whose turn it is reads the same for everyone but for the you_* flags.
@@ -347,6 +366,8 @@ class EncodedViews:
 
     def text(self, held: frozenset[int]) -> str:
         """The VIEW for a viewer holding the seats ``held``, as JSON text."""
+        if self._abandoned:
+            held = frozenset()
         text = self._texts.get(held)
         if text is None:
             you_throw, you_act = _due(self._state, held)
