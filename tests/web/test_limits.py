@@ -125,9 +125,19 @@ def test_a_flood_of_keys_keeps_memory_bounded() -> None:
     for i in range(20_000):
         assert bucket.take(f"10.{i // 65536}.{i // 256 % 256}.{i % 256}", now=float(i)) == 0.0
         assert len(bucket) <= 1000
-    # A pruning leaves room (a tenth), so that not every new key scans them all.
     assert len(bucket) >= 900
     assert "10.0.78.31" in bucket  # the last one is kept
+
+
+def test_a_pruning_leaves_a_tenth_free() -> None:
+    # So that in a flood of new keys not every one of them scans all the others.
+    bucket = TokenBucket(capacity=3, per_second=0.001, max_keys=1000)
+    for i in range(1000):
+        bucket.take(str(i), now=0.0)
+    assert len(bucket) == 1000
+    bucket.take("one more", now=0.0)
+    assert len(bucket) == 900
+    assert "one more" in bucket and "100" not in bucket and "101" in bucket
 
 
 # --------------------------------------------------------------------------- addresses
