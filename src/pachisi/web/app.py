@@ -28,6 +28,7 @@ from pachisi.describe import DESCRIPTIONS
 from pachisi.rules.ruleset import NAMED
 from pachisi.web.lobby import DEFAULT_PLAYER, BadRequest, SeatSpec
 from pachisi.web.room import Room, Subscriber
+from pachisi.web.security import SecurityHeaders
 from pachisi.web.service import Conflict, GameService, NotFound
 from pachisi.web.settings import Settings
 from pachisi.web.storage import Storage, open_storage
@@ -105,6 +106,7 @@ def create_app(
         openapi_url="/openapi.json" if settings.openapi else None,
     )
     app.state.settings = settings
+    app.add_middleware(SecurityHeaders, trusted=settings.trusted_proxies)
     app.add_exception_handler(RequestValidationError, _validation_error)
     _pages(app, static_dir)
     _api(app, hint_level)
