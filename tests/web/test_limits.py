@@ -4,10 +4,10 @@ bounded memory, the client's address behind proxies, and connection counts."""
 from __future__ import annotations
 
 import ipaddress
+import time
 
 import pytest
 
-from pachisi.web import limits
 from pachisi.web.limits import (
     ConnectionCounter,
     TokenBucket,
@@ -58,7 +58,7 @@ def test_keys_have_buckets_of_their_own() -> None:
 
 def test_the_clock_is_monotonic_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = iter([50.0, 50.0, 51.0])
-    monkeypatch.setattr(limits.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(time, "monotonic", lambda: next(clock))
     bucket = TokenBucket(capacity=1, per_second=1.0)
     assert bucket.take("a") == 0.0
     assert bucket.take("a") == pytest.approx(1.0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableMapping
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -231,9 +231,9 @@ def test_websockets_and_lifespan_pass_untouched() -> None:
         seen.append((scope["type"], send))
         await send({"type": "websocket.accept", "headers": []})
 
-    sent: list[dict[str, Any]] = []
+    sent: list[MutableMapping[str, Any]] = []
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(message)
 
     async def receive() -> dict[str, Any]:
