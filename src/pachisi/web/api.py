@@ -26,13 +26,19 @@ from pachisi.web.service import Conflict, Forbidden, GameService, Limited, NotFo
 from pachisi.web.settings import LEVEL_NAMES, Settings
 from pachisi.web.views import board_json
 
-__all__ = ["address_of", "detail", "install_api", "service_of", "settings_of"]
+__all__ = ["ErrorBody", "address_of", "detail", "install_api", "service_of", "settings_of"]
 
 
 Watch = Annotated[str | None, Query(max_length=128)]
 """A private game's spectator token, from its watch link."""
 Tokens = Annotated[list[str] | None, Query(max_length=4)]
 """Seat tokens, which also let their holders see a private game."""
+
+
+class ErrorBody(BaseModel):
+    """Every refusal's body: what was wrong, in words."""
+
+    detail: str
 
 
 class SeatBody(BaseModel):
@@ -220,7 +226,11 @@ def install_api(app: FastAPI, hint_level: str, languages: Sequence[str]) -> None
         room = await visible(game_id, request, watch, token)
         return room.view(frozenset()) if isinstance(room, Room) else room
 
-    @app.get("/api/games/{game_id}/record", response_model=None)
+    @app.get(
+        "/api/games/{game_id}/record",
+        response_model=None,
+        responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}}}},
+    )
     async def get_record(
         game_id: str, request: Request, watch: Watch = None, token: Tokens = None
     ) -> Response:

@@ -20,7 +20,8 @@ from fastapi.responses import FileResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from pachisi.ai.hints import DEFAULT_LEVEL
-from pachisi.web.api import detail, install_api, service_of
+from pachisi.web.api import ErrorBody, detail, install_api, service_of
+from pachisi.web.security import SecurityHeaders
 from pachisi.web.service import GameService
 from pachisi.web.settings import Settings
 from pachisi.web.sockets import install_sockets
@@ -32,6 +33,13 @@ __all__ = ["LANGUAGES", "STATIC", "create_app"]
 STATIC: Final = Path(__file__).with_name("static")
 """The browser client's files, served as they are."""
 LANGUAGES: Final = ("en", "de", "cs", "hu", "hi")
+REFUSALS: Final = (
+    (400, "a request that cannot be carried out as asked"),
+    (404, "no such game (or a private game asked for without its link)"),
+    (422, "a request of the wrong shape"),
+    (429, "over one of the server's limits: see Retry-After"),
+)
+"""The refusals every route may answer, for the schema."""
 """The client's languages: English, German, Czech, Hungarian, Hindi."""
 
 
@@ -79,8 +87,11 @@ def create_app(
         docs_url=None,
         redoc_url=None,
         openapi_url="/openapi.json" if settings.openapi else None,
+        # Every refusal is {"detail": text}, a 422 too (see _validation_error).
+        responses={status: {"model": ErrorBody, "description": what} for status, what in REFUSALS},
     )
     app.state.settings = settings
+    app.add_middleware(SecurityHeaders, trusted=settings.trusted_proxies)
     app.add_exception_handler(RequestValidationError, _validation_error)
     _pages(app, static_dir)
     install_api(app, hint_level, LANGUAGES)

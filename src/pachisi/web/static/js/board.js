@@ -19,7 +19,12 @@ const MAN_RIDGES = "M -3.3 1 L 3.3 1 M -2.9 -1 L 2.9 -1";
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  for (const [key, value] of Object.entries(attrs)) {
+    // A custom property goes through the CSSOM: a style attribute would break the server's
+    // Content-Security-Policy (style-src 'self', pachisi.web.security).
+    if (key.startsWith("--")) node.style.setProperty(key, String(value));
+    else node.setAttribute(key, String(value));
+  }
   if (parent) parent.append(node);
   return node;
 }
@@ -115,7 +120,7 @@ export class Board {
     const half = CELL / 2 - SEAM;
     el("rect", {
       x: cx - half, y: cy - half, width: 2 * half, height: 2 * half,
-      style: `--seat: ${this.colours[arm] ?? "#888"}`,
+      "--seat": this.colours[arm] ?? "#888",
     }, group);
     el("rect", { x: cx - half, y: cy - half, width: 2 * half, height: 2 * half, class: "weave-fill" }, group);
     if (square.castle) {
@@ -141,7 +146,7 @@ export class Board {
       el("path", {
         d: `M ${a[0]} ${a[1]} L ${b[0]} ${b[1]} L ${cx} ${cy} Z`,
         class: `charkoni-part seat-${seat}`,
-        style: `--seat: ${this.colours[seat]}`,
+        "--seat": this.colours[seat],
       }, this.charkoniLayer);
     }
     el("rect", { x: cx - half, y: cy - half, width: 2 * half, height: 2 * half, class: "charkoni-edge" },
@@ -310,7 +315,7 @@ export class Board {
 
   makePiece(piece) {
     const node = el("g", { class: `piece seat-${piece.seat}`, "data-piece": piece.id,
-      style: `--seat: ${this.colours[piece.seat]}` }, this.pieceLayer);
+      "--seat": this.colours[piece.seat] }, this.pieceLayer);
     el("ellipse", { cx: 0, cy: 3, rx: 3.6, ry: 1.1, class: "man-base" }, node);
     el("path", { d: MAN_BODY, class: "man-body" }, node);
     el("path", { d: MAN_RIDGES, class: "man-ridges" }, node);
