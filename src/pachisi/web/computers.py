@@ -110,17 +110,8 @@ class ComputerSeats:
         self._chores = asyncio.create_task(self._run_chores(), name="pachisi-chores")
 
     async def stop(self) -> None:
-        """Stop playing: the chores, the drivers and hints, the workers; give up the leases."""
-        tasks = [room.driver for room in self.service.rooms.values() if room.driver is not None]
-        tasks += list(self._tasks)
-        if self._chores is not None:
-            tasks.append(self._chores)
-        for task in tasks:
-            task.cancel()
-        await self.pool.close()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        if self._listener is not None:
-            await self._listener.stop()
+        """Stop playing (see :meth:`halt`) and give up the leases."""
+        await self.halt()
         if self.leased:
             # Another server may take them over at once rather than when they run out.
             with contextlib.suppress(Exception):
@@ -129,6 +120,20 @@ class ComputerSeats:
                     timeout=1.0,
                 )
             self.leased.clear()
+
+    async def halt(self) -> None:
+        """Stop the chores, the drivers and hints, the workers and the listener, keeping
+        the leases (they run out): what a server that dies leaves behind."""
+        await self.pool.close()
+        tasks = [room.driver for room in self.service.rooms.values() if room.driver is not None]
+        tasks += list(self._tasks)
+        if self._chores is not None:
+            tasks.append(self._chores)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._listener is not None:
+            await self._listener.stop()
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         """Run background work that the server's stop cancels."""
