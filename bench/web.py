@@ -58,7 +58,7 @@ DATABASE_VARIABLE = "PACHISI_TEST_DATABASE_URL"
 BENCH_LIMITS = {
     "--create-burst": "100000",
     "--create-per-minute": "100000",
-    "--max-unfinished-per-creator": "1000000",
+    "--max-unfinished": "1000000",
     "--sockets-per-address": "100000",
     "--commands-burst": "100000",
     "--commands-per-second": "100000",

@@ -76,6 +76,14 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         metavar="S",
         help=f"hard limit on one decision or hint (default: {d.think_seconds:g})",
     )
+    g.add_argument(
+        "--think-queue",
+        type=_number(1, 100_000, integer=True),
+        default=d.think_queue,
+        metavar="N",
+        help=f"requests that may wait for a worker before hints are refused as busy "
+        f"(default: {d.think_queue})",
+    )
     g = p.add_argument_group("limits")
     g.add_argument(
         "--create-burst",
@@ -105,8 +113,14 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         type=_number(0.01, 100_000),
         default=d.commands_per_second,
         metavar="R",
-        help=f"messages one connection may send per second (default: "
-        f"{d.commands_per_second:g}, bursts of {d.commands_burst})",
+        help=f"messages one connection may send per second (default: {d.commands_per_second:g})",
+    )
+    g.add_argument(
+        "--commands-burst",
+        type=_number(1, 100_000, integer=True),
+        default=d.commands_burst,
+        metavar="N",
+        help=f"messages one connection may send at once (default: {d.commands_burst})",
     )
     g.add_argument(
         "--sockets-per-address",
@@ -165,10 +179,12 @@ def settings_from(args: argparse.Namespace) -> Settings:
         allow_computer_games=args.allow_computer_games,
         think_workers=args.think_workers,
         think_seconds=args.think_seconds,
+        think_queue=args.think_queue,
         create_burst=args.create_burst,
         create_per_minute=args.create_per_minute,
         max_unfinished_per_creator=args.max_unfinished,
         commands_per_second=args.commands_per_second,
+        commands_burst=args.commands_burst,
         sockets_per_address=args.sockets_per_address,
         abandon_days=args.abandon_days,
         trusted_proxies=parse_networks(trusted),

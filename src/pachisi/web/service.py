@@ -453,10 +453,21 @@ class GameService:
     def heard(self, payload: str) -> None:
         """A ``NOTIFY`` from a server on the database (:data:`~pachisi.web.storage.CHANNEL`):
         catch up the game's room if this server holds it."""
-        game_id, _, what = payload.partition(" ")
+        game_id, _, rest = payload.partition(" ")
+        what, _, move = rest.partition(" ")
         room = self.rooms.get(game_id)
         if room is None or (what.isdigit() and int(what) <= room.version):
             return  # not held here, or this server made that move itself
+        if what.isdigit() and int(what) == room.version + 1 and move and not room.lock.locked():
+            # The common case: the next move, and no command of this server's in flight.
+            # Notifications come in commit order, so applying it here keeps the order.
+            try:
+                self._apply_news(room, GameNews(room.status, None, _stored_seats(room), (move,)))
+            except Exception:
+                log.exception("game %s: a notified move does not apply; reading it", room.id)
+            else:
+                self._after_move(room)
+                return
         self.computers.spawn(self.catch_up(room))
 
     def heard_everything(self) -> None:
@@ -529,6 +540,14 @@ class GameService:
             room = self.rooms.get(game_id)
             if room is not None:
                 await self.catch_up(room)
+
+
+def _stored_seats(room: Room) -> tuple[SeatRow, ...]:
+    """The room's seats as storage has them (a notified move changes no seat)."""
+    return tuple(
+        SeatRow(n, seat.kind, seat.player, seat.token_hash, seat.invite_hash)
+        for n, seat in enumerate(room.seats)
+    )
 
 
 def _retrieve(task: asyncio.Task[None]) -> None:

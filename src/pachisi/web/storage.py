@@ -63,8 +63,9 @@ ABANDONED: Final = "abandoned"
 
 CHANNEL: Final = "pachisi_games"
 """The PostgreSQL ``NOTIFY`` channel on which servers tell each other that a game changed:
-the payload is ``ID VERSION`` after a move, ``ID seats`` after a claim or a new invitation,
-``ID ended`` when a game is abandoned."""
+the payload is ``ID VERSION MOVE`` after a move (so that a server holding the game at the
+version before can apply it without reading it back), ``ID seats`` after a claim or a new
+invitation, ``ID ended`` when a game is abandoned."""
 
 metadata: Final = sa.MetaData()
 
@@ -450,7 +451,7 @@ class Storage:
                     for r in rows
                 ],
             )
-            self._notify(conn, [f"{r.game_id} {r.version}" for r in rows])
+            self._notify(conn, [f"{r.game_id} {r.version} {r.move}" for r in rows])
 
     def stored_move(self, game_id: str, version: int) -> str | None:
         """The move that made ``version`` of the game, if it is stored."""
