@@ -116,6 +116,31 @@ moves: Final = sa.Table(
 )
 
 
+_ADVANCE: Final = (
+    games.update()
+    .where(
+        games.c.id == sa.bindparam("g_id"),
+        games.c.version == sa.bindparam("g_before"),
+        games.c.status != "finished",
+    )
+    .values(
+        version=sa.bindparam("g_version"),
+        updated=sa.bindparam("g_updated"),
+        computer_due=sa.bindparam("g_due"),
+        # A move that changes no status leaves status and result as they are.
+        status=sa.func.coalesce(sa.bindparam("g_status", type_=sa.String()), games.c.status),
+        result=sa.func.coalesce(sa.bindparam("g_result", type_=sa.String()), games.c.result),
+    )
+)
+"""A move's update of its game: only on top of the version it was made at."""
+
+
+_NOTIFY: Final = sa.text(
+    "SELECT pg_notify(:channel, payload) FROM unnest(CAST(:payloads AS text[])) AS payload"
+)
+"""Notify the other servers of changes (PostgreSQL only)."""
+
+
 class _SeatNotOpen(Exception):
     """A seat to claim was taken meanwhile."""
 
@@ -298,9 +323,9 @@ class Storage:
     def _notify(self, conn: Connection, payloads: Sequence[str]) -> None:
         # Delivered when the transaction commits, and only then: a server that hears of a
         # move can read it.
-        if self.shared:
-            for payload in payloads:
-                conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
+        if self.shared and payloads:
+            # One statement for the whole group: a statement costs more than its rows.
+            conn.execute(_NOTIFY, {"channel": CHANNEL, "payloads": list(payloads)})
 
     def _now(self) -> Any:
         # Leases compare times written by different machines: PostgreSQL's clock is the one
@@ -416,29 +441,29 @@ class Storage:
         made at, with its game's new status; :class:`VersionConflict` (and nothing stored)
         when a game's stored version is not the one a move was made at."""
         with self.engine.begin() as conn:
-            for r in rows:
-                # The row lock this update takes makes a second server's update of the same
-                # game wait, and then find the version moved on: never two moves v+1.
-                values: dict[str, Any] = {
-                    "version": r.version,
-                    "updated": r.created,
-                    "computer_due": r.computer_due,
-                }
-                if r.status is not None:
-                    values.update(status=r.status, result=r.result)
-                changed = conn.execute(
-                    games.update()
-                    .where(
-                        games.c.id == r.game_id,
-                        games.c.version == r.version - 1,
-                        games.c.status != "finished",
-                    )
-                    .values(**values)
-                ).rowcount
-                if changed != 1:
-                    raise VersionConflict(
-                        f"game {r.game_id}: version {r.version - 1} is not current"
-                    )
+            # The row lock each update takes makes a second server's update of the same
+            # game wait, and then find the version moved on: never two moves v+1. One
+            # statement for the whole group (a group holds a game's moves in order).
+            changed = conn.execute(
+                _ADVANCE,
+                [
+                    {
+                        "g_id": r.game_id,
+                        "g_before": r.version - 1,
+                        "g_version": r.version,
+                        "g_updated": r.created,
+                        "g_due": r.computer_due,
+                        "g_status": r.status,
+                        "g_result": r.result,
+                    }
+                    for r in rows
+                ],
+            ).rowcount
+            if changed != len(rows):
+                raise VersionConflict(
+                    f"{len(rows) - changed} of {len(rows)} moves were made on a version that "
+                    "is not current"
+                )
             conn.execute(
                 moves.insert(),
                 [
@@ -451,7 +476,7 @@ class Storage:
                     for r in rows
                 ],
             )
-            self._notify(conn, [f"{r.game_id} {r.version} {r.move}" for r in rows])
+            # The other servers hear of the moves from the trigger on ``moves`` (0002).
 
     def stored_move(self, game_id: str, version: int) -> str | None:
         """The move that made ``version`` of the game, if it is stored."""
