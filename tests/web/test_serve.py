@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from pachisi.cli import main
 
@@ -78,3 +79,45 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path: Path, capsys: object) ->
 def test_bad_arguments_are_exit_2() -> None:
     assert main(["serve", "--port", "70000"]) == 2
     assert main(["serve", "--computer-delay", "-1"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("flags", "words"),
+    [
+        (["--think-seconds", "0"], "between"),
+        (["--think-workers", "1.5"], "whole number"),
+        (["--create-burst", "lots"], "not a whole number"),
+        (["--trusted-proxy", "not-an-address"], "not an IP address"),
+        (["--allowed-origin", "evil.example.com"], "scheme://host"),
+        (["--abandon-days", "-1"], "not a number"),
+    ],
+)
+def test_bad_operator_flags_are_one_clear_error(
+    flags: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", *flags]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_the_operator_flags_make_the_settings() -> None:
+    from pachisi.cli import _parser as build_parser
+    from pachisi.web.options import settings_from
+    from pachisi.web.settings import Settings, parse_networks
+
+    assert settings_from(build_parser().parse_args(["serve"])) == Settings()
+    args = build_parser().parse_args(
+        [
+            "serve",
+            *["--any-player", "--allow-computer-games", "--think-workers", "3"],
+            *["--think-seconds", "2.5", "--create-burst", "7", "--max-unfinished", "3"],
+            *["--proxy-headers", "--allowed-origin", "https://friends.example.org"],
+            *["--openapi", "--instance", "node-a", "--abandon-days", "1"],
+        ]
+    )
+    settings = settings_from(args)
+    assert settings.allow_any_player and settings.allow_computer_games and settings.openapi
+    assert (settings.think_workers, settings.think_seconds) == (3, 2.5)
+    assert (settings.create_burst, settings.max_unfinished_per_creator) == (7, 3)
+    assert settings.trusted_proxies == parse_networks(["127.0.0.1", "::1"])
+    assert settings.allowed_origins == ("https://friends.example.org",)
+    assert (settings.instance, settings.abandon_days) == ("node-a", 1.0)

@@ -17,7 +17,7 @@ from typing import Final
 
 import psycopg
 
-from pachisi.web.storage import CHANNEL
+from pachisi.web.schema import CHANNEL
 
 __all__ = ["Listener"]
 

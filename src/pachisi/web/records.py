@@ -14,7 +14,7 @@ from pachisi.notation import GameRecord, record_from_game, replay, write_record
 from pachisi.rules import engine
 from pachisi.rules.ruleset import parse_ruleset
 from pachisi.web.room import Access, Room, Seat, parse_move
-from pachisi.web.storage import ABANDONED, StoredGame
+from pachisi.web.schema import ABANDONED, StoredGame
 
 __all__ = ["rebuild", "record_text"]
 

@@ -45,8 +45,8 @@ from pachisi.web.protocol import Act, Command, HintRequest, ProtocolError, Resyn
 from pachisi.web.protocol import parse_message as parse_command
 from pachisi.web.records import rebuild, record_text
 from pachisi.web.room import Access, Room, Seat, Subscriber, parse_move, person_seats, status_of
+from pachisi.web.schema import ABANDONED, GameNews, MoveRow, NewGame, SeatRow, VersionConflict
 from pachisi.web.settings import Settings
-from pachisi.web.storage import ABANDONED, GameNews, MoveRow, NewGame, SeatRow, VersionConflict
 from pachisi.web.tokens import holds, new_token, token_hash
 from pachisi.web.writer import Writer
 

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final, TypeVar
 
-from pachisi.web.storage import MoveRow, Storage
+from pachisi.web.schema import MoveRow
+from pachisi.web.storage import Storage
 
 __all__ = ["MAX_GROUP", "Writer"]
 
