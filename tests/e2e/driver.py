@@ -6,6 +6,7 @@ server's API, so these helpers test the page itself.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 # What the page offers now: 'over', 'throw' (the throw button is live), 'act' (a choice is
@@ -94,3 +95,30 @@ def play_until_over(page: Any, seconds: float) -> int:
     clicks: int = page.evaluate(_AUTOPLAY_JS, seconds * 1000)
     assert not page.get_by_test_id("result").is_hidden()
     return clicks
+
+
+def play_pages(pages: list[Any], acts_each: int, seconds: float = 60) -> list[int]:
+    """Let every page take what it is offered until each has acted ``acts_each`` times (or
+    the game is over); how many times each acted."""
+    acts = [0] * len(pages)
+    deadline = time.monotonic() + seconds
+    while min(acts) < acts_each:
+        assert time.monotonic() < deadline, f"the pages acted {acts} times"
+        for i, page in enumerate(pages):
+            what = offer_now(page)
+            if what == "over":
+                return acts
+            if what is not None:
+                play_once(page)
+                acts[i] += what == "act"
+        time.sleep(0.01)
+    return acts
+
+
+def seats_held(page: Any) -> list[str]:
+    """The seats the page says are yours (their ``data-seat``)."""
+    held: list[str] = page.evaluate(
+        "() => [...document.querySelectorAll('#seats li')]"
+        ".filter((li) => li.querySelector('.you')).map((li) => li.dataset.seat)"
+    )
+    return held

@@ -52,9 +52,19 @@ class Server:
     """One server process on a fixed port, so that a restart comes back at the same address
     (the pages reconnect to it on their own)."""
 
-    def __init__(self, database_url: str, log_path: Path, extra_args: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        log_path: Path,
+        extra_args: tuple[str, ...] = (),
+        *,
+        permissive: bool = True,
+    ) -> None:
         self.database_url = database_url
         self.extra_args = extra_args
+        self.permissive = permissive
+        """Whether computer seats may be any player (the quick ``random`` of most tests) and
+        games may be of computers alone; otherwise the server offers what a public one does."""
         self.log_path = log_path
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -86,6 +96,7 @@ class Server:
                 "1000000",
                 "--sockets-per-address",
                 "100000",
+                *(("--any-player", "--allow-computer-games") if self.permissive else ()),
                 *self.extra_args,
             ]
         return [sys.executable, "-c", _LAUNCHER, self.database_url, str(self.port)]

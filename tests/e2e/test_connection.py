@@ -1,10 +1,12 @@
 """The page's WebSocket client (static/js/connection.js) in the browser, against a stand-in
 socket: versions in order, a gap or a stale error answered with a resync, reconnecting with
-growing back-off, and no retry once the server has refused the seat or the game."""
+growing back-off, no retry once the server has refused the seat, the game or the page's
+origin, and the server's pauses kept (too many messages, too many connections)."""
 
 from __future__ import annotations
 
 import itertools
+import json
 from typing import Any
 
 import pytest
@@ -118,9 +120,80 @@ def test_a_dropped_socket_reconnects_with_growing_back_off(harness: Any) -> None
     assert ["status", "closed", None] in _told(harness)
 
 
-@pytest.mark.parametrize(("code", "state"), [(4403, "refused"), (4404, "unknown")])
+@pytest.mark.parametrize(
+    ("code", "state"), [(4403, "refused"), (4404, "unknown"), (4401, "origin")]
+)
 def test_a_refused_seat_or_unknown_game_is_not_retried(harness: Any, code: int, state: str) -> None:
     harness.evaluate(f"() => window.sockets.at(-1).fire('close', {{ code: {code} }})")
     harness.wait_for_timeout(700)
     assert harness.evaluate("() => window.sockets.length") == 1
     assert _told(harness)[-1] == ["status", state, None]
+
+
+def test_a_watch_token_is_in_the_address(harness: Any) -> None:
+    url = harness.evaluate(
+        """async () => {
+             const { GameConnection } = await import("/static/js/connection.js");
+             const watching = new GameConnection("g2", [], { onStatus() {} }, "w-1");
+             return watching.url();
+           }"""
+    )
+    assert url.endswith("/ws/games/g2?watch=w-1")
+
+
+def test_rate_limited_holds_commands_and_resyncs_after_the_pause(harness: Any) -> None:
+    _deliver(harness, {"type": "snapshot", "version": 3, "game": {"version": 3}})
+    limited = {"type": "error", "code": "rate_limited", "message": "slow", "version": 3}
+    _deliver(harness, {**limited, "retry_after": 0.6})
+    assert any(t[0] == "error" and t[1] == 3 for t in _told(harness))
+    # Nothing goes out during the pause: not a person's command, not a resync.
+    assert harness.evaluate("() => window.connection.paused()")
+    assert harness.evaluate("() => window.connection.throwFor(0)") is False
+    _deliver(harness, {"type": "update", "version": 5, "events": [], "game": {"version": 5}})
+    assert _sent(harness) == []
+    # After it the resync that was put off goes out, and commands again.
+    harness.wait_for_function("() => !window.connection.paused()", timeout=5_000)
+    harness.wait_for_function("() => window.sockets.at(-1).sent.length === 1", timeout=5_000)
+    assert _sent(harness) == [{"type": "resync"}]
+    assert harness.evaluate("() => window.connection.throwFor(0)") is True
+
+
+def test_too_many_connections_reconnects_after_the_servers_pause(harness: Any) -> None:
+    limited = {"type": "error", "code": "rate_limited", "message": "many", "version": 0}
+    _deliver(harness, {**limited, "retry_after": 1})
+    harness.evaluate("() => window.sockets.at(-1).fire('close', { code: 4429 })")
+    assert _told(harness)[-1] == ["status", "limited", None]
+    # Not sooner, even when the page is looked at again.
+    harness.evaluate("() => window.connection.retryNow()")
+    harness.wait_for_timeout(700)
+    assert harness.evaluate("() => window.sockets.length") == 1
+    harness.wait_for_function("() => window.sockets.length === 2", timeout=5_000)
+    opened = harness.evaluate("() => window.opened")
+    assert opened[1] - opened[0] >= 950, opened
+
+
+def test_the_game_page_waits_out_a_pause_and_says_why(context: Any, server: Server) -> None:
+    game = server.create_game([{"kind": "human"}] + [{"kind": "computer", "player": "random"}] * 3)
+    routes: list[Any] = []
+
+    def through(route: Any) -> None:
+        route.connect_to_server()
+        routes.append(route)
+
+    page = context.new_page()
+    page.route_web_socket("**/ws/games/**", through)
+    page.goto(server.url + game["links"][0]["url"])
+    throw = page.get_by_test_id("throw-button")
+    page.wait_for_function("() => !document.getElementById('throw-button').disabled")
+    limited = {"type": "error", "code": "rate_limited", "message": "slow down", "version": 0}
+    routes[-1].send(json.dumps({**limited, "retry_after": 1}))
+    error = page.get_by_test_id("error")
+    error.wait_for()
+    assert "the server asks for a pause of 1 s" in error.inner_text()
+    assert throw.is_disabled()
+    page.wait_for_function("() => !document.getElementById('throw-button').disabled")
+    assert error.is_hidden()
+    busy = {"type": "error", "code": "busy", "message": "no hint now", "version": 0}
+    routes[-1].send(json.dumps(busy))
+    error.wait_for()
+    assert "the server is busy" in error.inner_text()

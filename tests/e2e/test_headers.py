@@ -1,5 +1,6 @@
 """The pages work under the server's Content-Security-Policy: Chromium reports no violation
-of it on the lobby, a game being played, or a replay (pachisi.web.security)."""
+of it on the lobby, a game being played, a private game with its creator's invitation
+buttons, or a replay (pachisi.web.security)."""
 
 from __future__ import annotations
 
@@ -104,6 +105,25 @@ def test_the_lobby_and_a_game_keep_to_the_policy(context: Any, server: Server) -
     # The recorder does see what the policy refuses (or the test above proves nothing).
     page.evaluate("() => document.body.setAttribute('style', 'color: red')")
     assert any("style-src" in violation for violation in recorder.violations())
+
+
+def test_a_private_game_and_its_invitations_keep_to_the_policy(
+    context: Any, server: Server
+) -> None:
+    recorder = Recorder(context)
+    page = recorder.page
+    recorder.goto(server.url + "/")
+    page.wait_for_selector("#seat-specs li")
+    page.get_by_test_id("kind-1").select_option("open")
+    page.get_by_test_id("private").check()
+    page.get_by_test_id("create").click()
+    page.get_by_test_id("renew-1").click()
+    page.get_by_test_id("invite-status-1").get_by_text("new link").wait_for()
+    page.get_by_test_id("play-now").click()
+    page.wait_for_selector("#board .piece")
+    page.get_by_test_id("renew-1").click()
+    page.get_by_test_id("new-invite").wait_for()
+    assert recorder.violations() == []
 
 
 def test_a_game_page_opened_by_its_link_keeps_to_the_policy(context: Any, server: Server) -> None:

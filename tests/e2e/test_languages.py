@@ -56,10 +56,13 @@ def test_every_key_the_pages_use_is_in_the_catalogues() -> None:
     used |= {f"seat.kind_{kind}" for kind in ("human", "computer", "open")}
     used |= {f"language.{lang}" for lang in ("en", "de", "cs", "hu", "hi")}
     used |= {f"turn.{stage}" for stage in ("act", "pyada", "spend")}
-    states = ("connecting", "open", "closed", "refused", "unknown")
+    states = ("connecting", "open", "closed", "limited", "refused", "unknown", "origin")
     used |= {f"connection.{state}" for state in states}
     codes = ("stale", "illegal", "malformed", "forbidden", "finished", "too_large")
-    used |= {f"error.{code}" for code in (*codes, "unavailable", "claim", "refused")}
+    codes += ("unavailable", "rate_limited", "busy", "refused")
+    # The page's own: a claim or a change of an invitation refused.
+    codes += ("claim", "claim_invalid", "claim_taken", "not_owner", "invite")
+    used |= {f"error.{code}" for code in codes}
     for lang in ("en", "de", "cs", "hu", "hi"):
         missing = used - set(_catalogue(lang))
         assert not missing, (lang, sorted(missing))

@@ -1,15 +1,23 @@
-"""Online play in the browser: two people in two browsers, a spectator, an invite, the
-lobby's list of open games, hot-seat play, and seats that only their tokens can act for."""
+"""Online play in the browser: two people in two browsers, a spectator, an invitation, the
+lobby's list of open games (to watch), hot-seat play, and seats that only their tokens can
+act for."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
 from tests.e2e.conftest import CHROMIUM
-from tests.e2e.driver import connection_state, moves, offer, offer_now, play_once, wait_for_moves
+from tests.e2e.driver import (
+    connection_state,
+    moves,
+    offer,
+    play_once,
+    play_pages,
+    seats_held,
+    wait_for_moves,
+)
 from tests.e2e.server import Server
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
@@ -17,32 +25,6 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is n
 HUMAN = {"kind": "human"}
 OPEN = {"kind": "open"}
 RANDOM = {"kind": "computer", "player": "random"}
-
-
-def _you(page: Any) -> list[str]:
-    """The seats the page says are yours, by data-seat."""
-    held: list[str] = page.evaluate(
-        "() => [...document.querySelectorAll('#seats li')]"
-        ".filter((li) => li.querySelector('.you')).map((li) => li.dataset.seat)"
-    )
-    return held
-
-
-def _play_both(pages: list[Any], acts_each: int, seconds: float = 60) -> list[int]:
-    """Let every page take what it is offered until each has acted ``acts_each`` times."""
-    acts = [0] * len(pages)
-    deadline = time.monotonic() + seconds
-    while min(acts) < acts_each:
-        assert time.monotonic() < deadline, f"the pages acted {acts} times"
-        for i, page in enumerate(pages):
-            what = offer_now(page)
-            if what == "over":
-                return acts
-            if what is not None:
-                play_once(page)
-                acts[i] += what == "act"
-        time.sleep(0.01)
-    return acts
 
 
 def test_two_browsers_play_one_game_and_a_spectator_sees_every_move(
@@ -58,10 +40,10 @@ def test_two_browsers_play_one_game_and_a_spectator_sees_every_move(
         for page in (first, second, watcher):
             page.wait_for_selector("#board .piece")
         second.wait_for_function("() => document.querySelector('#seats li[data-seat=\"1\"] .you')")
-        assert _you(first) == ["0"]
-        assert _you(second) == ["1"]
-        assert _you(watcher) == []
-        _play_both([first, second], acts_each=2)
+        assert seats_held(first) == ["0"]
+        assert seats_held(second) == ["1"]
+        assert seats_held(watcher) == []
+        play_pages([first, second], acts_each=2)
         # The spectator sees the same moves, and has nothing to press.
         count = len(moves(first))
         wait_for_moves(watcher, count)
@@ -74,7 +56,9 @@ def test_two_browsers_play_one_game_and_a_spectator_sees_every_move(
             made.close()
 
 
-def test_a_friend_joins_from_the_lobby_list(browser: Any, server: Server) -> None:
+def test_a_friend_joins_by_the_lobbys_invitation_and_the_list_only_watches(
+    browser: Any, server: Server
+) -> None:
     host, friend = (browser.new_context(locale="en-GB") for _ in range(2))
     try:
         page = host.new_page()
@@ -84,19 +68,24 @@ def test_a_friend_joins_from_the_lobby_list(browser: Any, server: Server) -> Non
             page.get_by_test_id(f"player-{seat}").select_option("random")
         page.get_by_test_id("create").click()
         invite = page.get_by_test_id("invite-link-1")
-        assert "/game/" in invite.inner_text()
+        assert "/game/" in invite.inner_text() and "invite=" in invite.inner_text()
         assert page.get_by_test_id("seat-link-0").is_visible()
         game_id = invite.get_attribute("href").split("/game/")[1].split("?")[0]
         joiner = friend.new_page()
+        # The public game is listed, to watch: only the invitation takes its open seat.
         joiner.goto(server.url + "/")
-        entry = joiner.locator("#open-games li", has_text="classic").filter(
-            has=joiner.get_by_role("button", name="Join as East")
-        )
-        entry.first.get_by_role("button", name="Join as East").click()
-        joiner.wait_for_url(f"**/game/{game_id}*")
+        entry = joiner.locator("#open-games li", has=joiner.locator(f"a[href='/game/{game_id}']"))
+        entry.wait_for()
+        assert "open: East" in entry.inner_text()
+        assert entry.get_by_role("button").count() == 0
+        joiner.goto(server.url + invite.get_attribute("href"))
         joiner.wait_for_function("() => document.querySelector('#seats li[data-seat=\"1\"] .you')")
-        assert _you(joiner) == ["1"]
-        assert "token=" not in joiner.url
+        assert seats_held(joiner) == ["1"]
+        assert "token=" not in joiner.url and "invite=" not in joiner.url
+        # Taken now: the list no longer shows it as open.
+        joiner.goto(server.url + "/")
+        joiner.wait_for_selector("#active-games li")
+        assert joiner.locator(f"#open-games a[href='/game/{game_id}']").count() == 0
     finally:
         host.close()
         friend.close()
@@ -108,7 +97,7 @@ def test_hot_seat_one_page_plays_for_every_seat_it_holds(context: Any, server: S
     page = context.new_page()
     page.goto(server.url + game["hotseat_url"])
     page.wait_for_selector("#board .piece")
-    assert _you(page) == ["0", "1"]
+    assert seats_held(page) == ["0", "1"]
     seen: set[str] = set()
     for _ in range(60):
         if offer(page) == "over":
@@ -155,7 +144,7 @@ def test_another_seats_token_cannot_act(browser: Any, server: Server) -> None:
                 "() => document.getElementById('connection').dataset.state === 'open'"
             )
             look.wait_for_selector("#seats li")
-            assert _you(look) == []
+            assert seats_held(look) == []
             assert look.get_by_test_id("throw-button").is_disabled()
             assert connection_state(look) == "open"
         finally:
@@ -174,7 +163,7 @@ def test_two_people_with_two_seats_each(context: Any, server: Server) -> None:
     page.get_by_test_id("create").click()
     page.get_by_test_id("play-now").click()
     page.wait_for_selector("#board .piece")
-    assert _you(page) == ["0", "2"]
+    assert seats_held(page) == ["0", "2"]
     view = server.api("GET", f"/api/games/{page.url.rstrip('/').split('/')[-1]}")
     assert view["players"] == 2
     assert [s["kind"] for s in view["seats"]] == ["human", "computer", "human", "computer"]

@@ -1,5 +1,6 @@
 """What an operator can set for ``pachisi serve``: the limits that make a server safe to put on
-the internet, with their defaults (docs/web.md, "Limits"; docs/deploy.md).
+the internet, with their defaults (docs/web.md, "Public servers: limits and switches";
+docs/deploy.md).
 
 Every limit has a default that suits a public server, and a ``pachisi serve`` flag. The
 values are checked here, so that a bad one is a clear error before anything starts.

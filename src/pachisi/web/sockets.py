@@ -1,6 +1,6 @@
 """The game WebSocket (docs/web.md, "WebSocket"): ``/ws/games/{id}``.
 
-A connection is refused before it joins a game when its page's ``Origin`` is not the
+A connection is closed before it joins a game when its page's ``Origin`` is not the
 server's own or one the operator allowed (a page elsewhere must not play with a visitor's
 seat cookies), when its address holds too many connections already, or when the game is
 private and it shows no link's token. Each connection may send a bounded number of
@@ -59,7 +59,10 @@ def install_sockets(app: FastAPI) -> None:
         if not origin_allowed(
             origin, websocket.headers.get("host"), scheme, settings.allowed_origins
         ):
-            # Refused before the handshake: the browser sees a failed connection (403).
+            # Accepted only to be closed with a code the page can show (a handshake refused
+            # outright reaches a browser as 1006, which it would take for a lost network);
+            # nothing of the game is read or sent.
+            await websocket.accept()
             await websocket.close(CLOSE_ORIGIN, "this page's origin may not open the game")
             return
         address = address_of(websocket)

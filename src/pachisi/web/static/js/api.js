@@ -1,6 +1,8 @@
 // The REST calls the pages make; every one either returns parsed JSON or throws an ApiError
 // carrying the server's message, so a page can show what went wrong.
 
+import { heldTokens, keptWatch } from "./tokens.js";
+
 export class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -20,8 +22,8 @@ async function messageOf(response) {
   }
 }
 
-async function request(method, path, body) {
-  const init = { method, headers: {} };
+async function request(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -31,21 +33,65 @@ async function request(method, path, body) {
   return response.json();
 }
 
+function gamePath(id) {
+  return `/api/games/${encodeURIComponent(id)}`;
+}
+
+/** `path` with the query `query` (URLSearchParams), if it has anything. */
+export function withQuery(path, query) {
+  const text = query ? query.toString() : "";
+  return text ? `${path}?${text}` : path;
+}
+
 export const getMeta = () => request("GET", "/api/meta");
 export const getBoard = () => request("GET", "/api/board");
 export const listGames = (status) => request("GET", `/api/games?status=${encodeURIComponent(status)}`);
-export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
+export const getGame = (id, access) => request("GET", withQuery(gamePath(id), access));
 export const createGame = (spec) => request("POST", "/api/games", spec);
-export const claimSeat = (id, seat) =>
-  request("POST", `/api/games/${encodeURIComponent(id)}/seats/${seat}/claim`);
+
+/** Take an open seat with the secret of its invitation link. */
+export const claimSeat = (id, seat, invite) =>
+  request("POST", `${gamePath(id)}/seats/${seat}/claim`, { invite });
+
+/** The creator's: a new invitation link for an open seat (the old one stops working). */
+export const renewInvite = (id, seat, owner) =>
+  request("POST", `${gamePath(id)}/seats/${seat}/invite`, undefined, {
+    Authorization: `Bearer ${owner}`,
+  });
+
+/** The creator's: no invitation link for an open seat any more. */
+export const revokeInvite = (id, seat, owner) =>
+  request("DELETE", `${gamePath(id)}/seats/${seat}/invite`, undefined, {
+    Authorization: `Bearer ${owner}`,
+  });
+
+/**
+ * What this browser's requests about a game carry to see it if it is private: the watch
+ * token it keeps, else (only if the game is not public) the seats' tokens it holds. A public
+ * game needs nothing, and a link that needs nothing gives no token away when it is copied.
+ */
+export async function gameAccess(id) {
+  const query = new URLSearchParams();
+  const watch = keptWatch(id);
+  if (watch) {
+    query.set("watch", watch);
+    return query;
+  }
+  const tokens = Object.values(heldTokens(id));
+  if (!tokens.length) return query;
+  const open = await fetch(gamePath(id));
+  if (open.ok) return query;
+  for (const token of tokens) query.append("token", token);
+  return query;
+}
 
 /** The game record's text, for export and for the replay viewer. */
-export async function getRecord(id) {
-  const response = await fetch(`/api/games/${encodeURIComponent(id)}/record`);
+export async function getRecord(id, access) {
+  const response = await fetch(recordUrl(id, access));
   if (!response.ok) throw new ApiError(response.status, await messageOf(response));
   return response.text();
 }
 
-export function recordUrl(id) {
-  return `/api/games/${encodeURIComponent(id)}/record`;
+export function recordUrl(id, access) {
+  return withQuery(`${gamePath(id)}/record`, access);
 }

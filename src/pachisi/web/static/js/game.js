@@ -2,13 +2,15 @@
 // player's intents (throw, act, hint) over the game's WebSocket. It knows no rules: the legal
 // actions, whose turn it is and the result all come in the view.
 
-import { claimSeat, getBoard, recordUrl } from "./api.js";
+import {
+  claimSeat, gameAccess, getBoard, recordUrl, renewInvite, revokeInvite, withQuery,
+} from "./api.js";
 import { Board, seatName } from "./board.js";
 import { GameConnection } from "./connection.js";
 import { drawThrow } from "./cowries.js";
 import { focusAction, focusInPlay, installKeys, restoreFocus } from "./keys.js";
 import { mountLanguageSwitch, setUpLanguage, t, tOr } from "./i18n.js";
-import { adoptTokensFromUrl, heldTokens, storeToken } from "./tokens.js";
+import { adoptSecretsFromUrl, heldTokens, keptWatch, ownerToken, storeToken } from "./tokens.js";
 import { actionText, eventText, resultText, turnText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -26,6 +28,8 @@ const page = {
   pendingEvents: [],
   pendingLines: [],
   connectionState: "connecting",
+  owner: null,
+  watch: null,
 };
 
 function squareName(id) {
@@ -52,8 +56,10 @@ function announce(lines) {
 
 function showError(message) {
   const box = $("error");
-  const reason = t(`error.${message.code}`);
+  const seconds = Math.max(1, Math.ceil(Number(message.retry_after) || 0));
+  const reason = t(`error.${message.code}`, { seconds });
   box.textContent = message.message ? `${reason} (${message.message})` : reason;
+  box.dataset.code = message.code;
   box.hidden = false;
 }
 
@@ -79,6 +85,7 @@ function drawSeats(view) {
   const list = $("seats");
   list.setAttribute("aria-label", t("seats.heading"));
   list.replaceChildren();
+  let inviting = false;
   for (const seat of view.seats) {
     const item = document.createElement("li");
     item.className = `seat seat-${seat.seat}${view.turn.seat === seat.seat && !view.result ? " to-move" : ""}`;
@@ -107,24 +114,33 @@ function drawSeats(view) {
       you.textContent = t("seat.you");
       item.append(you);
     }
-    if (seat.kind === "open" && !view.result) {
-      const take = document.createElement("button");
-      take.type = "button";
-      take.textContent = t("seat.take");
-      take.addEventListener("click", () => takeSeat(seat.seat));
-      const invite = document.createElement("button");
-      invite.type = "button";
-      invite.textContent = t("seat.copy_invite");
-      invite.addEventListener("click", () => copyLink(inviteLink(seat.seat)));
-      item.append(take, invite);
+    // Only its invitation link takes an open seat: the creator can hand out a new one (one
+    // per person: under players=2 the first of the person's two seats) or revoke it.
+    const first = view.players === 2 ? seat.seat < 2 : true;
+    if (page.owner && seat.kind === "open" && !view.result && first) {
+      item.append(
+        seatButton(t("invite.copy"), `renew-${seat.seat}`, () => renewAndCopy(seat.seat)),
+        seatButton(t("invite.revoke"), `revoke-${seat.seat}`, () => revoke(seat.seat)),
+      );
+      inviting = true;
     }
     list.append(item);
   }
+  $("invite-area").hidden = !inviting;
+}
+
+function seatButton(text, testid, onClick) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = text;
+  button.dataset.testid = testid;
+  button.addEventListener("click", onClick);
+  return button;
 }
 
 /** Whether a command can go out now: connected, and not waiting for the last one's answer. */
 function canSend() {
-  return page.connectionState === "open" && !page.waiting;
+  return page.connectionState === "open" && !page.waiting && !page.connection?.paused();
 }
 
 function drawActions(view) {
@@ -215,7 +231,7 @@ function render(events = []) {
   if (view.turn.split_left) notes.push(t("throw.split_left", { count: view.turn.split_left }));
   $("pending").textContent = notes.join(" · ");
   $("throw-button").disabled = !canSend() || !view.turn.you_throw || Boolean(view.result);
-  $("hint-button").disabled = page.connectionState !== "open" || !view.turn.you_act || Boolean(view.result);
+  $("hint-button").disabled = !canSend() || !view.turn.you_act || Boolean(view.result);
   drawActions(view);
   drawMoves(view);
   drawHints();
@@ -277,20 +293,71 @@ function askHint() {
   page.connection.askHint(view.turn.seat);
 }
 
-/** Claim an open seat; true when this browser now holds it. */
-async function claim(seat) {
+/** Claim an open seat with its invitation; true when this browser now holds it. */
+async function claim(seat, invite) {
   try {
-    const answer = await claimSeat(gameId, seat);
+    const answer = await claimSeat(gameId, seat, invite);
     storeToken(gameId, answer.seat ?? seat, answer.token);
     return true;
   } catch (error) {
-    showError({ code: "claim", message: error.message });
+    // 403: not (any more) the seat's invitation; 409: the seat is taken.
+    const code = { 403: "claim_invalid", 409: "claim_taken" }[error.status] ?? "claim";
+    showError({ code, message: error.message });
     return false;
   }
 }
 
-async function takeSeat(seat) {
-  if (await claim(seat)) connect();
+/** Why the creator's change of an invitation was refused. */
+function inviteFailed(error) {
+  const code = { 403: "not_owner", 409: "claim_taken" }[error.status] ?? "invite";
+  showError({ code, message: error.message });
+}
+
+/** Show the invitation just made for `seat` (or that it was revoked: `url` null). */
+function showInvite(seat, url) {
+  const out = $("invite-out");
+  out.replaceChildren();
+  const seats = personSeats(seat).map(seatName).join(" + ");
+  if (url) {
+    const link = document.createElement("a");
+    link.href = url;
+    link.className = "link";
+    link.dataset.testid = `invite-link-${seat}`;
+    link.textContent = url;
+    out.append(t("invite.new", { seats }), " ", link);
+  } else {
+    out.append(t("invite.revoked", { seats }));
+  }
+  out.hidden = false;
+}
+
+function personSeats(seat) {
+  return page.view && page.view.players === 2 ? [seat % 2, (seat % 2) + 2] : [seat];
+}
+
+/** A new invitation link for an open seat (the server shows a link only when it makes it,
+ * so copying one makes a new one, and the earlier link stops working), copied. */
+async function renewAndCopy(seat) {
+  clearError();
+  try {
+    const answer = await renewInvite(gameId, seat, page.owner);
+    const url = new URL(answer.url, window.location.origin).href;
+    showInvite(seat, url);
+    await copyLink(url, t("invite.copied"));
+  } catch (error) {
+    inviteFailed(error);
+  }
+}
+
+async function revoke(seat) {
+  clearError();
+  try {
+    await revokeInvite(gameId, seat, page.owner);
+    showInvite(seat, null);
+    announce([$("invite-out").textContent]);
+  } catch (error) {
+    inviteFailed(error);
+  }
 }
 
 function onPiece(pieceId) {
@@ -324,7 +391,7 @@ function onSquare(squareId) {
 function connect(asSpectator = false) {
   if (page.connection) page.connection.close();
   const tokens = asSpectator ? [] : Object.values(heldTokens(gameId));
-  page.connection = new GameConnection(gameId, tokens, {
+  const handlers = {
     onGame(view, events) {
       const previous = page.view;
       page.view = view;
@@ -351,6 +418,11 @@ function connect(asSpectator = false) {
       page.hints = message.ranking || [];
       drawHints();
     },
+    onPause(ms) {
+      // The server asked for a pause: the buttons wait with the connection, and come back.
+      if (!ms && $("error").dataset.code === "rate_limited") clearError();
+      if (page.view) render();
+    },
     onStatus(state) {
       if (state === "refused" && tokens.length) {
         // A token this browser keeps holds no seat of this game (a link mistyped, or from
@@ -364,8 +436,10 @@ function connect(asSpectator = false) {
       drawConnection();
       if (state !== "open") page.waiting = false;
       if (page.view) render();
+      else drawNoGame();
     },
-  });
+  };
+  page.connection = new GameConnection(gameId, tokens, handlers, page.watch);
   page.connection.open();
 }
 
@@ -378,41 +452,59 @@ function drawConnection() {
 function redrawTexts() {
   drawConnection();
   page.board.relabel();
-  render();
+  if (page.view) render();
+  else drawNoGame();
 }
 
-/** An open seat's invite: whoever opens it takes the seat (docs/web.md). */
-function inviteLink(seat) {
-  return `${window.location.origin}/game/${encodeURIComponent(gameId)}?seat=${seat}&claim=1`;
+/** Without a game to show, why: no such game (or a private one without its link), or a
+ * page whose origin the server refuses. */
+function drawNoGame() {
+  const state = page.connectionState;
+  const why = { unknown: () => t("game.unknown"), origin: () => t("game.origin") }[state];
+  $("turn-heading").textContent = why ? why() : "";
 }
 
-async function copyLink(link) {
+async function copyLink(link, done = t("tools.copied")) {
   try {
     await navigator.clipboard.writeText(link);
-    announce([t("tools.copied")]);
+    announce([done]);
   } catch {
-    window.prompt(t("tools.copy_watch"), link);
+    window.prompt(t("tools.copy_prompt"), link);
   }
 }
 
+/** The link for spectators: a private game's carries its watch token. */
+function watchLink() {
+  const query = page.watch ? new URLSearchParams({ watch: page.watch }) : null;
+  return withQuery(`${window.location.origin}/game/${encodeURIComponent(gameId)}`, query);
+}
+
 async function start() {
-  const invited = adoptTokensFromUrl(gameId);
+  const invited = adoptSecretsFromUrl(gameId);
+  page.watch = keptWatch(gameId);
+  page.owner = ownerToken(gameId);
   await setUpLanguage();
   const held = heldTokens(gameId);
-  for (const seat of invited) {
-    if (!(seat in held)) await claim(seat);
+  for (const { seat, invite } of invited) {
+    if (!(seat in held)) await claim(seat, invite);
   }
   mountLanguageSwitch($("language"), redrawTexts);
   drawConnection();
   const geometry = await getBoard();
   page.board = new Board($("board"), geometry, { onPiece, onSquare });
-  $("export").href = recordUrl(gameId);
   $("export").setAttribute("download", `pachisi-${gameId}.pgn`);
-  $("replay").href = `/replay/${encodeURIComponent(gameId)}`;
+  const watchQuery = page.watch ? new URLSearchParams({ watch: page.watch }) : null;
+  $("replay").href = withQuery(`/replay/${encodeURIComponent(gameId)}`, watchQuery);
+  $("export").href = recordUrl(gameId, watchQuery);
+  // A private game's seat without its watch link: the record needs the seat's token, and
+  // there is no link for spectators to copy.
+  gameAccess(gameId).then((access) => {
+    $("export").href = recordUrl(gameId, access);
+    $("copy-watch").hidden = access.has("token");
+  }, () => {});
   $("throw-button").addEventListener("click", throwCowries);
   $("hint-button").addEventListener("click", askHint);
-  $("copy-watch").addEventListener("click", () =>
-    copyLink(`${window.location.origin}/game/${encodeURIComponent(gameId)}`));
+  $("copy-watch").addEventListener("click", () => copyLink(watchLink()));
   installKeys({
     throwCowries,
     askHint,

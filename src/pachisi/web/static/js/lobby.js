@@ -1,11 +1,12 @@
 // The lobby: create a game (any ruleset, 2 people or 4 seats, each seat a person, a computer
-// player or open for a friend), show the links it makes, and list the games to join, watch
-// or replay.
+// player or open for a friend; public or private), show the links it makes, let its creator
+// renew or revoke the open seats' invitations, and list the public games to watch or replay.
+// An open seat is taken only with its invitation link, so the lists offer no "join".
 
-import { claimSeat, createGame, getMeta, listGames } from "./api.js";
+import { createGame, getMeta, listGames, renewInvite, revokeInvite } from "./api.js";
 import { seatName } from "./board.js";
 import { mountLanguageSwitch, setUpLanguage, t, tOr } from "./i18n.js";
-import { storeToken } from "./tokens.js";
+import { storeOwner, storeToken, storeWatch } from "./tokens.js";
 
 const $ = (id) => document.getElementById(id);
 const LIST_REFRESH_MS = 15000;
@@ -46,6 +47,27 @@ function playerLabel(name) {
   return tOr(`player.${name}`, name);
 }
 
+/** The computer player a seat gets unless one is chosen: one the server offers. */
+function defaultPlayer() {
+  return meta.players.includes(meta.default_player) ? meta.default_player : meta.players[0];
+}
+
+/** The computer player chosen for `seat`, if the server offers it, else the default. */
+function chosenPlayer(seat) {
+  const chosen = choices[seat].player;
+  return meta.players.includes(chosen) ? chosen : defaultPlayer();
+}
+
+/** Whether the seats chosen make a game this server offers; says why not if not. */
+function checkSeats() {
+  const note = $("seats-note");
+  const computersOnly = seatSpecs().every((spec) => spec.kind === "computer");
+  const refused = computersOnly && !meta.computer_games;
+  note.textContent = refused ? t("lobby.computers_only") : "";
+  note.hidden = !refused;
+  return !refused;
+}
+
 function drawSeatSpecs() {
   const list = $("seat-specs");
   list.replaceChildren();
@@ -61,16 +83,20 @@ function drawSeatSpecs() {
     kind.setAttribute("aria-label", t("lobby.seat_kind", { seat: label.textContent }));
     kind.dataset.testid = `kind-${seat}`;
     for (const k of ["human", "computer", "open"]) kind.append(option(k, t(`seat.kind_${k}`)));
+    // No computer seat where the server offers no computer player.
+    if (!meta.players.length && choices[seat].kind === "computer") choices[seat].kind = "open";
+    kind.querySelector("option[value=computer]").disabled = !meta.players.length;
     kind.value = choices[seat].kind;
     const player = document.createElement("select");
     player.setAttribute("aria-label", t("lobby.seat_player", { seat: label.textContent }));
     player.dataset.testid = `player-${seat}`;
     for (const name of meta.players) player.append(option(name, playerLabel(name)));
-    player.value = choices[seat].player ?? meta.default_player;
+    player.value = chosenPlayer(seat);
     player.hidden = kind.value !== "computer";
     kind.addEventListener("change", () => {
       choices[seat].kind = kind.value;
       player.hidden = kind.value !== "computer";
+      checkSeats();
     });
     player.addEventListener("change", () => {
       choices[seat].player = player.value;
@@ -78,13 +104,14 @@ function drawSeatSpecs() {
     item.append(label, kind, player);
     list.append(item);
   }
+  checkSeats();
 }
 
 function seatSpecs() {
   const seats = playersChosen() === 2 ? [0, 1] : [0, 1, 2, 3];
   return seats.map((seat) => {
     const spec = { kind: choices[seat].kind };
-    if (spec.kind === "computer") spec.player = choices[seat].player ?? meta.default_player;
+    if (spec.kind === "computer") spec.player = chosenPlayer(seat);
     return spec;
   });
 }
@@ -93,45 +120,103 @@ function absolute(url) {
   return new URL(url, window.location.origin).href;
 }
 
+function button(text, onClick) {
+  const made = document.createElement("button");
+  made.type = "button";
+  made.textContent = text;
+  made.addEventListener("click", onClick);
+  return made;
+}
+
+/** A link with its copy button, as {item, setUrl}: setUrl(null) takes the link away. */
 function linkItem(label, url, testid) {
   const item = document.createElement("li");
   const text = document.createElement("span");
   text.textContent = label;
   const link = document.createElement("a");
-  link.href = url;
-  link.textContent = absolute(url);
   link.className = "link";
   if (testid) link.dataset.testid = testid;
-  const copy = document.createElement("button");
-  copy.type = "button";
-  copy.textContent = t("lobby.copy");
-  copy.setAttribute("aria-label", t("lobby.copy_named", { name: label }));
-  copy.addEventListener("click", async () => {
+  let current = url;
+  const copy = button(t("lobby.copy"), async () => {
     try {
-      await navigator.clipboard.writeText(absolute(url));
+      await navigator.clipboard.writeText(absolute(current));
       copy.textContent = t("lobby.copied");
     } catch {
-      window.prompt(label, absolute(url));
+      window.prompt(label, absolute(current));
     }
   });
+  copy.setAttribute("aria-label", t("lobby.copy_named", { name: label }));
+  const setUrl = (next) => {
+    current = next;
+    link.hidden = !next;
+    copy.disabled = !next;
+    copy.textContent = t("lobby.copy");
+    if (next) {
+      link.href = next;
+      link.textContent = absolute(next);
+    } else {
+      link.removeAttribute("href");
+      link.textContent = "";
+    }
+  };
+  setUrl(url);
   item.append(text, " ", link, " ", copy);
+  return { item, setUrl };
+}
+
+function seatsOf(entry) {
+  return (entry.seats && entry.seats.length ? entry.seats : [entry.seat]).map(seatName).join(" + ");
+}
+
+/** An open seat's invitation, with the creator's buttons to renew or revoke it. */
+function inviteItem(game, invite) {
+  const seats = seatsOf(invite);
+  const label = t("lobby.invite", { seats });
+  const { item, setUrl } = linkItem(label, invite.url, `invite-link-${invite.seat}`);
+  const status = document.createElement("span");
+  status.className = "invite-status";
+  status.dataset.testid = `invite-status-${invite.seat}`;
+  status.setAttribute("role", "status");
+  const change = async (renew, clicked) => {
+    clicked.disabled = true;
+    try {
+      const call = renew ? renewInvite : revokeInvite;
+      const answer = await call(game.id, invite.seat, game.owner_token);
+      setUrl(answer.url);
+      status.textContent = t(renew ? "lobby.invite_renewed" : "lobby.invite_revoked", { seats });
+    } catch (failure) {
+      const reason = failure.status === 409 ? "lobby.invite_taken" : "lobby.invite_failed";
+      status.textContent = t(reason, { seats, message: failure.message });
+    }
+    clicked.disabled = false;
+  };
+  const renew = button(t("lobby.invite_renew"), () => change(true, renew));
+  renew.dataset.testid = `renew-${invite.seat}`;
+  renew.setAttribute("aria-label", t("lobby.invite_renew_named", { seats }));
+  const revoke = button(t("lobby.invite_revoke"), () => change(false, revoke));
+  revoke.dataset.testid = `revoke-${invite.seat}`;
+  revoke.setAttribute("aria-label", t("lobby.invite_revoke_named", { seats }));
+  item.append(" ", renew, " ", revoke, " ", status);
   return item;
 }
 
 function showCreated(game) {
+  // This browser is the creator's: it keeps the tokens, so that the game page holds the
+  // seats, can show a private game, and lets the creator renew or revoke invitations.
+  storeOwner(game.id, game.owner_token);
+  storeWatch(game.id, game.watch_token);
   const list = $("created-links");
   list.replaceChildren();
   for (const link of game.links) {
-    const seats = (link.seats && link.seats.length ? link.seats : [link.seat]).map(seatName).join(" + ");
-    list.append(linkItem(t("lobby.your_seat", { seats }), link.url, `seat-link-${link.seat}`));
-    // This browser is the creator's: keep the tokens, so the game page holds the seats.
+    const label = t("lobby.your_seat", { seats: seatsOf(link) });
+    list.append(linkItem(label, link.url, `seat-link-${link.seat}`).item);
     storeToken(game.id, link.seat, link.token ?? new URL(link.url, window.location.origin).searchParams.get("token"));
   }
-  for (const invite of game.invites) {
-    const seats = (invite.seats && invite.seats.length ? invite.seats : [invite.seat]).map(seatName).join(" + ");
-    list.append(linkItem(t("lobby.invite", { seats }), invite.url, `invite-link-${invite.seat}`));
-  }
-  list.append(linkItem(t("lobby.watch"), game.watch_url, "watch-link"));
+  for (const invite of game.invites) list.append(inviteItem(game, invite));
+  const watch = game.visibility === "private" ? "lobby.watch_private" : "lobby.watch";
+  list.append(linkItem(t(watch), game.watch_url, "watch-link").item);
+  $("created-note").textContent = game.invites.length ? t("lobby.invite_help") : "";
+  $("created-note").hidden = !game.invites.length;
   const play = $("play-now");
   play.href = game.hotseat_url ?? (game.links[0] ? game.links[0].url : game.watch_url);
   play.textContent = game.links.length ? t("lobby.play_now") : t("lobby.watch_now");
@@ -143,10 +228,15 @@ async function onCreate(event) {
   event.preventDefault();
   const error = $("create-error");
   error.hidden = true;
+  if (!checkSeats()) {
+    $("seats-note").scrollIntoView({ block: "nearest" });
+    return;
+  }
   const switches = $("switches").value.trim();
   const ruleset = $("ruleset").value + (switches && !switches.startsWith("+") ? `+${switches}` : switches);
   try {
-    const game = await createGame({ ruleset, players: playersChosen(), seats: seatSpecs() });
+    const visibility = $("private").checked ? "private" : "public";
+    const game = await createGame({ ruleset, players: playersChosen(), seats: seatSpecs(), visibility });
     showCreated(game);
     refreshLists();
   } catch (failure) {
@@ -159,19 +249,6 @@ function gameSummary(game) {
   const created = new Date(game.created);
   const when = Number.isNaN(created.getTime()) ? "" : created.toLocaleString(document.documentElement.lang);
   return t("lobby.game_summary", { ruleset: game.ruleset, players: game.players, when });
-}
-
-async function join(game, seat, button) {
-  button.disabled = true;
-  try {
-    const claim = await claimSeat(game.id, seat);
-    storeToken(game.id, claim.seat ?? seat, claim.token);
-    window.location.href = claim.url;
-  } catch (failure) {
-    button.disabled = false;
-    button.textContent = t("lobby.join_failed", { message: failure.message });
-    refreshLists();
-  }
 }
 
 function drawList(list, games, makeButtons) {
@@ -192,6 +269,13 @@ function drawList(list, games, makeButtons) {
   }
 }
 
+function openSeats(seats) {
+  const note = document.createElement("span");
+  note.className = "open-seats";
+  note.textContent = t("lobby.open_seats", { seats: seats.map(seatName).join(", ") });
+  return note;
+}
+
 function linkButton(text, href) {
   const link = document.createElement("a");
   link.className = "button";
@@ -205,14 +289,9 @@ async function refreshLists() {
     const [open, active, finished] = await Promise.all(
       ["open", "active", "finished"].map((status) => listGames(status)),
     );
+    // Only an invitation takes an open seat: the list says which are open, to watch.
     drawList($("open-games"), open, (game) => [
-      ...(game.open_seats ?? []).map((seat) => {
-        const button = document.createElement("button");
-        button.type = "button";
-        button.textContent = t("lobby.join", { seat: seatName(seat) });
-        button.addEventListener("click", () => join(game, seat, button));
-        return button;
-      }),
+      ...(game.open_seats?.length ? [openSeats(game.open_seats)] : []),
       linkButton(t("lobby.watch_game"), `/game/${encodeURIComponent(game.id)}`),
     ]);
     drawList($("active-games"), active, (game) => [

@@ -2,7 +2,7 @@
 // positions the server sends (/api/games/{id}/history, page by page), so the client replays
 // nothing itself.
 
-import { getBoard, recordUrl } from "./api.js";
+import { gameAccess, getBoard, recordUrl, withQuery } from "./api.js";
 import { Board } from "./board.js";
 import { drawThrow } from "./cowries.js";
 import { mountLanguageSwitch, setUpLanguage, t } from "./i18n.js";
@@ -106,27 +106,16 @@ function onKey(event) {
 
 /**
  * What the page's requests carry to see a private game: the `watch` and `token` parameters
- * of the page's own address (its link), else the watch token this browser keeps for the game.
+ * of the page's own address (its link), else what this browser keeps for the game (its watch
+ * token, or for a private game the seats' tokens it holds).
  */
-function accessQuery() {
+async function accessQuery() {
   const own = new URLSearchParams(window.location.search);
   const query = new URLSearchParams();
-  let watch = own.get("watch");
-  if (!watch) {
-    try {
-      watch = localStorage.getItem(`pachisi_${gameId}_watch`);
-    } catch {
-      watch = null; // storage refused (a private window): the link's parameters only
-    }
-  }
+  const watch = own.get("watch");
   if (watch) query.set("watch", watch);
   for (const token of own.getAll("token")) query.append("token", token);
-  return query;
-}
-
-function withQuery(path, query) {
-  const text = query.toString();
-  return text ? `${path}?${text}` : path;
+  return query.toString() ? query : gameAccess(gameId).catch(() => query);
 }
 
 /**
@@ -161,9 +150,11 @@ async function start() {
   });
   const geometry = await getBoard();
   replay.board = new Board($("board"), geometry, { onPiece() {}, onSquare() {} });
-  $("export").href = recordUrl(gameId);
-  $("back-to-game").href = `/game/${encodeURIComponent(gameId)}`;
-  const access = accessQuery();
+  const access = await accessQuery();
+  $("export").href = recordUrl(gameId, access);
+  const watch = access.get("watch");
+  const back = watch ? new URLSearchParams({ watch }) : null;
+  $("back-to-game").href = withQuery(`/game/${encodeURIComponent(gameId)}`, back);
   const { history, status } = await fetchHistory(access);
   if (!history) {
     $("error").textContent = t("replay.failed", { status });
