@@ -26,8 +26,8 @@ from schemathesis.python import asgi
 from pachisi.web.app import create_app
 from pachisi.web.settings import Settings
 
-EXAMPLES = 30
-"""Examples per operation and kind of request (the whole module takes about 10 s)."""
+EXAMPLES = 15
+"""Examples per operation and kind of request (the whole module takes about 10 s here)."""
 
 GAME_OPERATIONS = [
     "POST /api/games/{game_id}/seats/{seat}/claim",

@@ -87,7 +87,7 @@ def test_endless_thinkers_freeze_nothing_and_the_server_stops_in_time(
         for _ in range(7):
             made = httpx.post(f"{url}/api/games", json={"seats": [SLOW] * 4}, timeout=10)
             assert made.status_code == 201, made.text
-        time.sleep(3)  # the throw-offs are made, the workers think
+        time.sleep(2)  # the throw-offs are made, the workers think
         started = time.monotonic()
         created = httpx.post(f"{url}/api/games", json={"seats": [{"kind": "human"}] * 4})
         assert created.status_code == 201 and time.monotonic() - started < 2.0
@@ -106,7 +106,7 @@ def test_endless_thinkers_freeze_nothing_and_the_server_stops_in_time(
     # After a restart those games resume their thinking, and the server answers at once.
     process = _start(database, port)
     try:
-        time.sleep(2)
+        time.sleep(1)  # the resumed games reach their thinking
         started = time.monotonic()
         created = httpx.post(f"{url}/api/games", json={"seats": [{"kind": "human"}] * 4})
         assert created.status_code == 201 and time.monotonic() - started < 2.0

@@ -66,8 +66,16 @@ class Listener:
                     if connected_before:
                         self._missed()
                     connected_before = True
-                    async for notify in conn.notifies():
-                        self._heard(notify.payload)
+                    while True:
+                        # In rounds of a second, each closed before the next: a generator
+                        # left suspended when the task is cancelled would hold the
+                        # connection's lock, and closing the connection would wait on it.
+                        notifies = conn.notifies(timeout=1.0)
+                        try:
+                            async for notify in notifies:
+                                self._heard(notify.payload)
+                        finally:
+                            await notifies.aclose()
             except (psycopg.Error, OSError) as exc:
                 self.ready.clear()
                 pause = RECONNECT_SECONDS[min(failures, len(RECONNECT_SECONDS) - 1)]
