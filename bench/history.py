@@ -29,18 +29,19 @@ from typing import Any
 import httpx
 
 from pachisi.game import Game
-from pachisi.notation import result_of
+from pachisi.notation import result_of, write_position
 from pachisi.notation.record import move_text
 from pachisi.rules import engine
-from pachisi.rules.ruleset import parse_ruleset
-from pachisi.rules.state import CHANCE
+from pachisi.rules.ruleset import Ruleset, parse_ruleset
+from pachisi.rules.state import CHANCE, State
 from pachisi.web.app import create_app
-from pachisi.web.history import HistoryCache, history
+from pachisi.web.history import HistoryCache
 from pachisi.web.protocol import Act, Throw
 from pachisi.web.room import parse_move
 from pachisi.web.service import GameService
 from pachisi.web.storage import MoveRow, NewGame, SeatRow, open_storage
 from pachisi.web.tokens import new_token, token_hash
+from pachisi.web.views import event_json, pieces_json, result_json, turn_json
 
 
 def random_game(seed: int, ruleset: str) -> tuple[str, list[str]]:
@@ -80,6 +81,39 @@ async def started(url: str) -> AsyncIterator[tuple[httpx.AsyncClient, GameServic
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
             yield client, app.state.service
+
+
+def step_json(
+    version: int, move: str | None, events: list[dict[str, Any]], state: State
+) -> dict[str, Any]:
+    """One step of a game: the move that led to ``state``, its events, and the state."""
+    return {
+        "version": version,
+        "move": move,
+        "events": events,
+        "position": write_position(state),
+        "pieces": pieces_json(state),
+        "turn": turn_json(state, frozenset()),
+        "result": result_json(state),
+    }
+
+
+def history(game_id: str, ruleset: Ruleset, moves: Sequence[str]) -> dict[str, Any]:
+    """Every step of a game from its start, as one value: the old, unpaged history that
+    the endpoint served before it was paged (the "before" figure)."""
+    state = engine.new_game(ruleset)
+    steps = [step_json(0, None, [], state)]
+    for version, text in enumerate(moves, 1):
+        before = state
+        state, events = engine.apply(state, parse_move(text))
+        steps.append(step_json(version, text, [event_json(e, before) for e in events], state))
+    return {
+        "id": game_id,
+        "ruleset": str(ruleset),
+        "version": len(moves),
+        "moves": list(moves),
+        "steps": steps,
+    }
 
 
 def _old_history(app: Any) -> Callable[..., Any]:

@@ -193,6 +193,20 @@ def scratch_database(url: str) -> Iterator[str]:
         admin.dispose()
 
 
+def stored_moves(database: str, game: str) -> list[tuple[int, str]]:
+    """Every stored move of ``game`` as (version, move), in order: what the servers agreed."""
+    engine = sa.create_engine(url_for_engine(database))
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                sa.text("SELECT version, move FROM moves WHERE game_id = :g ORDER BY version"),
+                {"g": game},
+            ).all()
+    finally:
+        engine.dispose()
+    return [(row.version, row.move) for row in rows]
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -15,13 +15,11 @@ from typing import Any
 
 import httpx
 import pytest
-import sqlalchemy as sa
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from pachisi.notation import read_game
-from pachisi.web.storage import url_for_engine
-from tests.cluster.harness import DATABASE_VARIABLE, Cluster, scratch_database
+from tests.cluster.harness import DATABASE_VARIABLE, Cluster, scratch_database, stored_moves
 
 TAKEOVER_SECONDS = 5.0
 """The issue's bound: a dead instance's computer seats are played again within it."""
@@ -129,19 +127,6 @@ def _health(cluster: Cluster) -> list[dict[str, Any] | None]:
     return answers
 
 
-def _stored(database: str, game: str) -> list[tuple[int, str]]:
-    engine = sa.create_engine(url_for_engine(database))
-    try:
-        with engine.connect() as conn:
-            rows = conn.execute(
-                sa.text("SELECT version, move FROM moves WHERE game_id = :g ORDER BY version"),
-                {"g": game},
-            ).all()
-    finally:
-        engine.dispose()
-    return [(row.version, row.move) for row in rows]
-
-
 def test_a_killed_instance_loses_nothing_and_its_computers_are_taken_over(
     failover: Cluster,
 ) -> None:
@@ -196,7 +181,7 @@ def test_a_killed_instance_loses_nothing_and_its_computers_are_taken_over(
     play_until(client.game["version"] + 60)
     # Nothing lost, nothing applied twice: every update the person got is the stored move
     # of its version, and the stored versions have no gap and no repeat.
-    stored = dict(_stored(cluster.database, game))
+    stored = dict(stored_moves(cluster.database, game))
     assert sorted(stored) == list(range(1, len(stored) + 1))
     assert {v: stored[v] for v in client.updates} == client.updates
     record = read_game(httpx.get(f"{cluster.url}/api/games/{game}/record", timeout=30).text)

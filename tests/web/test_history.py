@@ -182,11 +182,6 @@ def test_the_pages_add_up_to_the_old_history(long_game: list[str], limit: int) -
     assert moves == expected["moves"] == long_game
 
 
-def test_the_module_keeps_the_old_unpaged_history(long_game: list[str]) -> None:
-    moves = long_game[:200]
-    assert history_module.history("g", CLASSIC, moves) == old_history("g", CLASSIC, moves)
-
-
 def test_a_history_extended_bit_by_bit_equals_one_made_at_once(long_game: list[str]) -> None:
     game = GameHistory("g", CLASSIC)
     for end in (0, 1, 2, 50, 51, 400, len(long_game)):

@@ -15,12 +15,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from pachisi.web.app import create_app
 from pachisi.web.computers import CHORE_SECONDS, LEASE_SECONDS
-from pachisi.web.storage import url_for_engine
+from tests.cluster.harness import stored_moves
 from tests.web.conftest import HUMAN, LENIENT, OPEN, POSTGRES_VARIABLE, claim, computer, new_game
 from tests.web.conftest import _scratch_database as scratch_database
 from tests.web.play import Player
@@ -48,19 +47,6 @@ def two_servers(database: str, **options: Any) -> Iterator[tuple[TestClient, Tes
 def _tokens(made: dict[str, Any], *seats: int) -> str:
     links = {link["seat"]: link["token"] for link in made["links"]}
     return "&".join(f"token={links[seat]}" for seat in seats)
-
-
-def _stored(database: str, game: str) -> list[tuple[int, str]]:
-    engine = sa.create_engine(url_for_engine(database))
-    try:
-        with engine.connect() as conn:
-            rows = conn.execute(
-                sa.text("SELECT version, move FROM moves WHERE game_id = :g ORDER BY version"),
-                {"g": game},
-            ).all()
-    finally:
-        engine.dispose()
-    return [(row.version, row.move) for row in rows]
 
 
 def _wait(condition: Any, seconds: float) -> float:
@@ -92,7 +78,7 @@ def test_moves_through_either_server_reach_the_clients_of_both(database: str) ->
                 assert update["move"] == answer["move"]
                 seen.append(watcher.receive()["version"])
             assert seen == list(range(1, 31))
-        assert [v for v, _ in _stored(database, game)] == list(range(1, 31))
+        assert [v for v, _ in stored_moves(database, game)] == list(range(1, 31))
 
 
 def _resync(player: Player) -> list[dict[str, Any]]:
@@ -121,9 +107,9 @@ def test_one_version_is_stored_once_whichever_server_asks(database: str) -> None
                 # Both servers get a throw for the same version before either answers.
                 on_a.send_json({"type": "throw", "seat": seat, "version": version})
                 on_b.send_json({"type": "throw", "seat": seat, "version": version})
-                _wait(lambda v=version: len(_stored(database, game)) > v, 5.0)  # type: ignore[misc]
+                _wait(lambda v=version: len(stored_moves(database, game)) > v, 5.0)  # type: ignore[misc]
                 time.sleep(0.2)
-                assert len(_stored(database, game)) == version + 1  # one throw, never two
+                assert len(stored_moves(database, game)) == version + 1  # one throw, never two
                 for player in (first, second):
                     errors = [m for m in _resync(player) if m["type"] == "error"]
                     assert all(e["code"] == "stale" for e in errors), errors
@@ -136,7 +122,7 @@ def test_one_version_is_stored_once_whichever_server_asks(database: str) -> None
                 # b hears of a's moves a moment later, through the database.
                 _wait(lambda: (_resync(second), second.version)[1] == first.version, 5.0)
             assert stale == 15  # each time, the second throw was refused
-        stored = _stored(database, game)
+        stored = stored_moves(database, game)
         assert [v for v, _ in stored] == list(range(1, len(stored) + 1))
 
 
@@ -182,5 +168,5 @@ def test_a_dead_servers_computer_seats_are_taken_over(database: str) -> None:
                 if me.game["result"] is None:
                     me.move()
             assert by_b >= 1  # b plays seat 0 now
-    stored = _stored(database, game)
+    stored = stored_moves(database, game)
     assert [v for v, _ in stored] == list(range(1, len(stored) + 1))

@@ -5,7 +5,6 @@ restart answers at once although those games resume."""
 from __future__ import annotations
 
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -16,15 +15,9 @@ import httpx
 import pytest
 
 from pachisi.web.server import STOP_SECONDS
+from tests.e2e.server import free_port
 
 SLOW = {"kind": "computer", "player": "mcts:10000000"}
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _start(database: Path, port: int) -> subprocess.Popen[str]:
@@ -80,7 +73,7 @@ def _stored_moves(database: Path) -> int:
 def test_endless_thinkers_freeze_nothing_and_the_server_stops_in_time(
     tmp_path: Path, stop: signal.Signals
 ) -> None:
-    database, port = tmp_path / "games.db", _free_port()
+    database, port = tmp_path / "games.db", free_port()
     url = f"http://127.0.0.1:{port}"
     process = _start(database, port)
     try:

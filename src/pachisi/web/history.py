@@ -42,7 +42,7 @@ from pachisi.rules.board import HOME, NUM_SEATS, PIECES_PER_SEAT
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import State
 from pachisi.web.room import parse_move
-from pachisi.web.views import event_json, piece_json, pieces_json, result_json, turn_json
+from pachisi.web.views import event_json, piece_json, result_json, turn_json
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -51,7 +51,6 @@ __all__ = [
     "HistoryCache",
     "etag",
     "etag_matches",
-    "history",
 ]
 
 DEFAULT_LIMIT: Final = 500
@@ -68,21 +67,6 @@ _SAFE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _ENTITY_TAG: Final = re.compile(r'\s*(?:W/)?("[^"]*")\s*(?:,|$)')
 
 
-def step_json(
-    version: int, move: str | None, events: list[dict[str, Any]], state: State
-) -> dict[str, Any]:
-    """One step of a game: the move that led to ``state``, its events, and the state."""
-    return {
-        "version": version,
-        "move": move,
-        "events": events,
-        "position": write_position(state),
-        "pieces": pieces_json(state),
-        "turn": turn_json(state, frozenset()),
-        "result": result_json(state),
-    }
-
-
 @lru_cache(maxsize=NUM_SEATS * PIECES_PER_SEAT * (HOME + 1) * 2)
 def _piece_text(piece: int, progress: int, lap: bool) -> str:
     # A piece can be in only 16 x 85 x 2 places: each is encoded once, then reused.
@@ -90,7 +74,8 @@ def _piece_text(piece: int, progress: int, lap: bool) -> str:
 
 
 def step_text(version: int, move: str | None, events: list[dict[str, Any]], state: State) -> str:
-    """:func:`step_json` as compact JSON text (the same value, each piece's text reused)."""
+    """One step of a game as compact JSON text: the move that led to ``state``, its events,
+    and the state (each piece's text reused)."""
     laps = state.laps
     pieces = ",".join(_piece_text(g, p, bool(laps >> g & 1)) for g, p in enumerate(state.pos))
     head = json.dumps(
@@ -102,24 +87,6 @@ def step_text(version: int, move: str | None, events: list[dict[str, Any]], stat
         separators=_COMPACT,
     )
     return f'{head[:-1]},"pieces":[{pieces}],{tail[1:]}'
-
-
-def history(game_id: str, ruleset: Ruleset, moves: Sequence[str]) -> dict[str, Any]:
-    """Every step of a game from its start, as one value: the old, unpaged history (what
-    the pages of :class:`GameHistory` add up to; the tests compare them)."""
-    state = engine.new_game(ruleset)
-    steps = [step_json(0, None, [], state)]
-    for version, text in enumerate(moves, 1):
-        before = state
-        state, events = engine.apply(state, parse_move(text))
-        steps.append(step_json(version, text, [event_json(e, before) for e in events], state))
-    return {
-        "id": game_id,
-        "ruleset": str(ruleset),
-        "version": len(moves),
-        "moves": list(moves),
-        "steps": steps,
-    }
 
 
 class GameHistory:
