@@ -9,6 +9,7 @@ import pytest
 from tests.e2e.accessibility import assert_accessible
 from tests.e2e.conftest import CHROMIUM
 from tests.e2e.server import Server
+from tests.e2e.test_replay import _finished_game
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 
@@ -18,3 +19,14 @@ def test_the_lobby_is_accessible(context: Any, server: Server) -> None:
     page.goto(server.url + "/")
     page.wait_for_load_state("networkidle")
     assert_accessible(page, "the lobby")
+
+
+def test_the_replay_is_accessible_at_the_end_and_at_the_start(context: Any, server: Server) -> None:
+    view = _finished_game(server)
+    page = context.new_page()
+    page.goto(f"{server.url}/replay/{view['id']}")
+    page.wait_for_selector("#moves li")
+    assert_accessible(page, "the replay at the end of a finished game")
+    page.keyboard.press("Home")
+    assert page.get_by_test_id("step").inner_text().startswith("Step 0 of")
+    assert_accessible(page, "the replay at the start")
