@@ -73,7 +73,7 @@ def test_a_game_in_progress_is_drawn_with_the_cowries(
     shells = page.locator("#throw .cowrie")
     assert shells.count() == 6
     mouths_up = page.locator("#throw .cowrie.up").count()
-    assert f"{mouths_up} mouth up" in page.get_by_test_id("throw").inner_text()
+    assert f"({mouths_up} of 6 mouths up)" in page.get_by_test_id("throw").inner_text()
     assert page.locator("#board .piece.movable").count() >= 1
     assert page.locator("#actions button.action").count() >= 1
     # A hint ranks the choices.

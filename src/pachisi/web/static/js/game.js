@@ -403,6 +403,8 @@ function connect(asSpectator = false) {
           page.lastThrow = { k: e.k, value: e.value, cowries: view.cowries, grace: false, last: true };
         }
       }
+      // The view's own throw knows whether it is a grace; the events' throws do not.
+      if (view.turn.throw) page.lastThrow = { ...view.turn.throw, last: true };
       const lines = events.map((e) => eventText(e, squareName)).filter(Boolean);
       if (view.result && (!previous || !previous.result)) lines.push(resultText(view));
       page.pendingEvents.push(...events);
