@@ -217,7 +217,8 @@ function render(events = []) {
   if (!view) return;
   const hadFocus = focusInPlay() && document.activeElement !== document.body;
   document.title = `${turnText(view)} · ${t("app.name")}`;
-  $("turn-heading").textContent = turnText(view);
+  // The result has its own line below: the heading does not say it a second time.
+  $("turn-heading").textContent = view.result ? t("turn.finished") : turnText(view);
   const result = $("result");
   result.hidden = !view.result;
   result.textContent = view.result ? resultText(view) : "";
