@@ -13,22 +13,12 @@ export function focusInPlay() {
 
 /** After a redraw, give the focus back to the control that now matters: throw or a choice. */
 export function restoreFocus(hadFocus, withinSelection) {
+  if (!hadFocus) return;
   const active = document.activeElement;
-  // A throw or move disables its button while the server answers, and the focus falls to
-  // <body>: it is still owed to the next control, which the answer's redraw brings.
-  if (!hadFocus && !(owed && active === document.body)) return;
-  if (active !== document.body && !(active instanceof HTMLButtonElement && active.disabled)) {
-    owed = false;
-    return;
-  }
+  if (active !== document.body && !(active instanceof HTMLButtonElement && active.disabled)) return;
   if (!$("throw-button").disabled) $("throw-button").focus();
   else focusAction(0, withinSelection);
-  const now = document.activeElement;
-  owed = now === document.body || (now instanceof HTMLButtonElement && now.disabled);
 }
-
-/** Whether a redraw left the play without a focused control it should have had. */
-let owed = false;
 
 /** Focus the index-th choice (counting from the end when negative; only the chosen man's
  * when `withinSelection`). */
