@@ -47,6 +47,8 @@ def test_a_game_against_the_computer_is_played_to_its_end(context: Any, server: 
     result = page.get_by_test_id("result")
     assert result.is_visible()
     assert "Game over" in result.inner_text()
+    # The result is said once: the heading only says the game is finished.
+    assert page.get_by_test_id("turn").inner_text() == "Finished"
     assert page.get_by_test_id("throw-button").is_disabled()
     # The page's move list is the game's record, which the export link downloads.
     game_id = page.url.rstrip("/").split("/")[-1]
@@ -73,7 +75,7 @@ def test_a_game_in_progress_is_drawn_with_the_cowries(
     shells = page.locator("#throw .cowrie")
     assert shells.count() == 6
     mouths_up = page.locator("#throw .cowrie.up").count()
-    assert f"{mouths_up} mouth up" in page.get_by_test_id("throw").inner_text()
+    assert f"({mouths_up} of 6 mouths up)" in page.get_by_test_id("throw").inner_text()
     assert page.locator("#board .piece.movable").count() >= 1
     assert page.locator("#actions button.action").count() >= 1
     # A hint ranks the choices.

@@ -56,13 +56,13 @@ export function drawThrow(container, throwInfo, count = 6) {
   shells.forEach((isUp, i) => drawShell(svg, 8 + i * 15, isUp));
   const line = document.createElement("p");
   line.className = "throw-value";
-  line.textContent = throwInfo.grace
-    ? t("throw.value_grace", { value: throwInfo.value, up })
-    : t("throw.value", { value: throwInfo.value, up });
+  // The faded last throw keeps its grace, so a throw that gave another is still read as one.
+  const words = { value: throwInfo.value, up, count: shells.length };
   if (throwInfo.last) {
-    line.textContent = t("throw.last", { text: line.textContent });
+    line.textContent = t(throwInfo.grace ? "throw.last_grace" : "throw.last", words);
     container.classList.add("last");
   } else {
+    line.textContent = t(throwInfo.grace ? "throw.value_grace" : "throw.value", words);
     container.classList.remove("last");
   }
   container.append(svg, line);

@@ -217,7 +217,8 @@ function render(events = []) {
   if (!view) return;
   const hadFocus = focusInPlay() && document.activeElement !== document.body;
   document.title = `${turnText(view)} · ${t("app.name")}`;
-  $("turn-heading").textContent = turnText(view);
+  // The result has its own line below: the heading does not say it a second time.
+  $("turn-heading").textContent = view.result ? t("turn.finished") : turnText(view);
   const result = $("result");
   result.hidden = !view.result;
   result.textContent = view.result ? resultText(view) : "";
@@ -403,6 +404,8 @@ function connect(asSpectator = false) {
           page.lastThrow = { k: e.k, value: e.value, cowries: view.cowries, grace: false, last: true };
         }
       }
+      // The view's own throw knows whether it is a grace; the events' throws do not.
+      if (view.turn.throw) page.lastThrow = { ...view.turn.throw, last: true };
       const lines = events.map((e) => eventText(e, squareName)).filter(Boolean);
       if (view.result && (!previous || !previous.result)) lines.push(resultText(view));
       page.pendingEvents.push(...events);
