@@ -101,3 +101,40 @@ def test_a_man_is_moved_by_clicking_it_and_its_square(context: Any, server: Serv
         page.locator("#board .square.target").first.click()
     wait_for_moves(page, count + 1)
     assert moves(page)[count][0] == "0"
+
+
+def test_focus_follows_the_play_after_enter_d6(context: Any, server: Server) -> None:
+    """D6: Enter on "Throw the cowries" or on a choice never drops the focus to <body>: it
+    waits on the turn's heading and goes on to the throw button or the first choice,
+    whichever is offered next (docs/web-client.md)."""
+    game = server.create_game(
+        [{"kind": "human"}] + [{"kind": "computer", "player": "random"}] * 3, ruleset="classic"
+    )
+    page = context.new_page()
+    page.goto(server.url + game["links"][0]["url"])
+    page.wait_for_selector("#board .piece")
+    assert offer(page) == "throw"
+    page.get_by_test_id("throw-button").focus()
+    throws = acts = 0
+    while throws < 4 or acts < 2:
+        assert throws + acts < 200
+        what = offer(page)
+        if what == "over":
+            break
+        count = len(moves(page))
+        expected = "BUTTON.primary" if what == "throw" else "BUTTON.action"
+        # The focus is already where the play is: no Tab is pressed in this test.
+        page.wait_for_function(
+            "(tag) => `${document.activeElement.tagName}.${document.activeElement.className}`"
+            ".startsWith(tag)",
+            arg=expected,
+            timeout=5_000,
+        )
+        page.keyboard.press("Enter")
+        if what == "throw":
+            throws += 1
+        else:
+            acts += 1
+        wait_for_moves(page, count + 1)
+        assert not _focused(page).startswith("BODY")
+    assert throws >= 1 and acts >= 1

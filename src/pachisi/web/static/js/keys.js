@@ -7,17 +7,27 @@ const $ = (id) => document.getElementById(id);
 /** Whether keyboard focus is on one of the play controls, which a redraw replaces. */
 export function focusInPlay() {
   const active = document.activeElement;
-  return active === document.body || $("actions").contains(active) || active === $("throw-button")
-    || $("board").contains(active);
+  return active === document.body || active === $("turn-heading") || $("actions").contains(active)
+    || active === $("throw-button") || $("board").contains(active);
+}
+
+function lost(active) {
+  return active === document.body || active === null
+    || (active instanceof HTMLButtonElement && active.disabled);
 }
 
 /** After a redraw, give the focus back to the control that now matters: throw or a choice. */
 export function restoreFocus(hadFocus, withinSelection) {
   if (!hadFocus) return;
+  const heading = $("turn-heading");
   const active = document.activeElement;
-  if (active !== document.body && !(active instanceof HTMLButtonElement && active.disabled)) return;
+  if (active !== heading && !lost(active)) return;
   if (!$("throw-button").disabled) $("throw-button").focus();
   else focusAction(0, withinSelection);
+  // Nothing can be played yet (the server has not answered, or other seats are to move): the
+  // focus waits on the turn's heading, never on <body>, so the redraw that brings the next
+  // throw or choice hands it on (D6: docs/web-client.md, "where the focus goes").
+  if (lost(document.activeElement)) heading.focus();
 }
 
 /** Focus the index-th choice (counting from the end when negative; only the chosen man's
@@ -65,7 +75,8 @@ export function installKeys(handlers) {
     if (step === undefined || !buttons.length) return;
     const current = buttons.indexOf(document.activeElement);
     // Arrows only take over from the choices, the board or nowhere, never from a select.
-    if (current < 0 && !$("board").contains(target) && target !== document.body) return;
+    if (current < 0 && !$("board").contains(target) && target !== document.body
+      && target !== $("turn-heading")) return;
     event.preventDefault();
     focusAction(current < 0 ? (step > 0 ? 0 : -1) : current + step, false);
   });
