@@ -209,10 +209,17 @@ def _due(state: State, held: frozenset[int]) -> tuple[bool, bool]:
 
 
 def legal_json(state: State) -> list[dict[str, Any]]:
-    """Every legal action with what it would do: words, pieces, squares, captures."""
+    """Every legal action with what it would do: words, pieces, squares, captures.
+
+    ``leads_to`` is the index of the first legal action that leads to the same position
+    (its own index when none before it does), so that a client knows which choices are
+    no choice at all: actions with one ``leads_to`` differ only in name.
+    """
     out = []
-    for action in engine.legal_actions(state):
-        _, events = engine.apply_action(state, action)
+    first_of: dict[str, int] = {}
+    for index, action in enumerate(engine.legal_actions(state)):
+        after, events = engine.apply_action(state, action)
+        leads_to = first_of.setdefault(write_position(after), index)
         moved = [e for e in events if e.kind in ("enter", "move")]
         first = moved[0] if moved else None
         piece = first.piece if first is not None else None
@@ -227,6 +234,7 @@ def legal_json(state: State) -> list[dict[str, Any]]:
                 "from": _square(seat, first.frm) if first is not None else None,
                 "to": _square(seat, first.to) if first is not None else None,
                 "captures": [g for e in events if e.kind == "capture" for g in e.pieces],
+                "leads_to": leads_to,
             }
         )
     return out
@@ -263,7 +271,11 @@ def result_json(state: State, abandoned: bool = False) -> dict[str, Any] | None:
 
 
 def event_json(event: Event, before: State) -> dict[str, Any]:
-    """An engine event as JSON, with the squares it concerns for animation."""
+    """An engine event as JSON, with the squares it concerns for animation.
+
+    ``grace`` says whether a throw gives another throw (the same fact as the view's
+    ``turn.throw.grace``), so that a page can say so of a throw it shows after the fact.
+    """
     square_from = square_to = None
     if event.kind in ("enter", "move") and event.piece >= 0:
         seat = event.piece // PIECES_PER_SEAT
@@ -279,6 +291,7 @@ def event_json(event: Event, before: State) -> dict[str, Any]:
         "value": event.value,
         "pieces": list(event.pieces),
         "k": event.k,
+        "grace": event.kind == "throw" and event.value in before.ruleset.reroll_values,
         "square_from": square_from,
         "square_to": square_to,
         "text": event_line(event, before),
