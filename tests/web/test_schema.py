@@ -38,7 +38,7 @@ GAME_OPERATIONS = [
     "GET /api/games/{game_id}/history",
 ]
 OPERATIONS = ["GET /api/meta", "GET /api/board", "GET /api/health", "POST /api/games"]
-OPERATIONS += ["GET /api/games"]
+OPERATIONS += ["GET /api/games", "GET /api/rules/{ruleset}"]
 OPERATIONS += GAME_OPERATIONS
 RECORD = "GET /api/games/{game_id}/record"
 

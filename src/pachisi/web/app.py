@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 
 from pachisi.ai.hints import DEFAULT_LEVEL
 from pachisi.web.api import ErrorBody, detail, install_api, service_of
+from pachisi.web.guide import install_guide
 from pachisi.web.security import SecurityHeaders
 from pachisi.web.service import GameService
 from pachisi.web.settings import Settings
@@ -95,6 +96,7 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _validation_error)
     _pages(app, static_dir)
     install_api(app, hint_level, LANGUAGES)
+    install_guide(app)
     install_sockets(app)
     return app
 

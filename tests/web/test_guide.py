@@ -1,0 +1,99 @@
+"""The rules page's facts, ``GET /api/rules/{ruleset}``: every one as the rules core has it."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from urllib.parse import quote
+
+from fastapi.testclient import TestClient
+
+from pachisi.rules.board import CASTLES, square_name
+from pachisi.rules.cowries import chance_outcomes
+from pachisi.rules.ruleset import SWITCHES, format_value, parse_ruleset
+from pachisi.web.guide import guide_json
+
+
+def test_the_classic_guide_has_the_throws_the_board_and_every_switch(client: TestClient) -> None:
+    response = client.get("/api/rules/classic")
+    assert response.status_code == 200, response.text
+    guide = response.json()
+    assert guide["ruleset"] == "classic" and guide["base"] == "classic"
+    assert guide["cowries"] == 6 and guide["p_mouth_up"] == "1/2"
+    assert [(t["k"], t["value"], t["chance"]) for t in guide["throws"]] == [
+        (0, 25, "1/64"),
+        (1, 10, "3/32"),
+        (2, 2, "15/64"),
+        (3, 3, "5/16"),
+        (4, 4, "15/64"),
+        (5, 5, "3/32"),
+        (6, 6, "1/64"),
+    ]
+    assert sum(Fraction(t["chance"]) for t in guide["throws"]) == 1
+    assert [t["value"] for t in guide["throws"] if t["grace"]] == [25, 10, 6]
+    assert guide["entry_values"] == [6, 10, 25] and guide["reroll_values"] == [6, 10, 25]
+    assert guide["exit_values"] == [6, 10, 25]
+    board = guide["board"]
+    assert board["squares"] == 96 and board["steps"] == 84
+    assert sorted(board["castles"]) == sorted(square_name(sq) for sq in CASTLES)
+    assert board["first_square"] == "j8"  # South's square 1, (9, 7)
+    assert board["castle_25"] == "a10" and board["castle_25"] in board["castles"]
+    assert [(s["key"], s["rule"]) for s in guide["switches"]] == [(s.key, s.rule) for s in SWITCHES]
+    assert all(s["value"] == s["default"] == s["base"] for s in guide["switches"])
+
+
+def test_a_named_ruleset_gives_its_own_values_and_chances(client: TestClient) -> None:
+    guide = client.get("/api/rules/wikipedia").json()  # an alias
+    ruleset = parse_ruleset("wikipedia-full")
+    assert guide["ruleset"] == "wikipedia-full" and guide["cowries"] == 7
+    assert [(t["value"], Fraction(t["chance"])) for t in guide["throws"]] == [
+        (ruleset.score_table[k], chance) for k, chance in chance_outcomes(7, Fraction(1, 2))
+    ]
+    switches = {s["key"]: s for s in guide["switches"]}
+    assert switches["throw_usage"]["value"] == "collect"
+    assert switches["throw_usage"]["default"] == "immediate"
+    assert switches["kill_before_home"] == {
+        "key": "kill_before_home",
+        "rule": "V-KILL-BEFORE-HOME",
+        "value": "seat",
+        "default": "false",
+        "base": "seat",
+        "choices": ["false", "seat", "team"],
+        "help": "kill to go home",
+    }
+
+
+def test_a_ruleset_string_with_switches_is_read_as_the_lobby_reads_it(client: TestClient) -> None:
+    text = "tylor-1879+capture_bonus=false+p_mouth_up=1/3"
+    response = client.get("/api/rules/" + quote(text, safe=""))
+    assert response.status_code == 200, response.text
+    guide = response.json()
+    assert guide == guide_json(parse_ruleset(text))
+    assert guide["ruleset"] == text and guide["base"] == "tylor-1879"
+    switches = {s["key"]: s for s in guide["switches"]}
+    assert switches["capture_bonus"]["value"] == "false"
+    assert switches["capture_bonus"]["base"] == switches["capture_bonus"]["default"] == "true"
+    assert switches["stack_immune"]["value"] == "true"  # tylor's own
+    assert guide["p_mouth_up"] == "1/3"
+    assert guide["throws"][0]["chance"] == "64/729"  # (2/3) ** 6
+    assert [t["value"] for t in guide["throws"] if t["enters"]] == [10, 25]
+
+
+def test_every_switch_value_is_written_as_ruleset_strings_write_it() -> None:
+    ruleset = parse_ruleset("herklots-6")
+    for row, switch in zip(guide_json(ruleset)["switches"], SWITCHES, strict=True):
+        assert row["value"] == format_value(switch.key, getattr(ruleset, switch.key))
+    assert guide_json(ruleset)["entry_values"] == []
+    assert guide_json(parse_ruleset("ludii"))["exit_values"] == "ludii"
+
+
+def test_an_unknown_or_bad_ruleset_is_refused_with_a_message(client: TestClient) -> None:
+    for text, words in [
+        ("chess", "unknown ruleset 'chess'"),
+        ("classic+capture_bonus=perhaps", "capture_bonus"),
+        ("classic+no_such_switch=1", "no_such_switch"),
+        ("classic+cowries=7+score_table=1,2", "score_table"),
+    ]:
+        response = client.get("/api/rules/" + quote(text, safe=""))
+        assert response.status_code == 400, text
+        assert words in response.json()["detail"], (text, response.json())
+    assert client.get("/api/rules/").status_code == 400
