@@ -4,6 +4,7 @@
 // it draws the view it is given and reports which piece or square was chosen.
 
 import { t } from "./i18n.js";
+import { HOME, lastMoveOf } from "./picking.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 10;
@@ -16,6 +17,11 @@ const MAX_HOPS_MS = 1000;
 // A man, centred on (0, 0), about one square high: a beehive body on a flat base with a knob.
 const MAN_BODY = "M -3.2 3 C -3.6 0 -2.6 -2.6 -1.1 -3.3 L 1.1 -3.3 C 2.6 -2.6 3.6 0 3.2 3 Z";
 const MAN_RIDGES = "M -3.3 1 L 3.3 1 M -2.9 -1 L 2.9 -1";
+// On a touch screen a man that can move, and a destination, answer a tap this far (in CSS
+// pixels) from their centre: a tap target of at least 44 px (WCAG's "target size").
+const TOUCH_RADIUS_PX = 23;
+// The margin the file and rank labels take, below and left of the cross.
+const LABEL_MARGIN = 7;
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
@@ -58,7 +64,8 @@ export class Board {
   /**
    * @param {SVGSVGElement} svg the element to draw into
    * @param {object} geometry the server's /api/board answer
-   * @param {object} handlers onPiece(pieceId), onSquare(squareId)
+   * @param {object} handlers onPiece(pieceId), onSquare(squareId or HOME) and onNothing()
+   *   (a click on the board away from any man or destination), each optional
    */
   constructor(svg, geometry, handlers) {
     this.svg = svg;
@@ -69,7 +76,18 @@ export class Board {
     this.colours = geometry.seats.map((s) => s.colour);
     this.squareNodes = new Map();
     this.pieceNodes = new Map();
+    this.lastMove = null;
+    this.labels = false;
+    this.touch = window.matchMedia("(pointer: coarse)").matches;
     this.draw();
+    // Tap areas are sized in screen pixels: a board drawn at another size needs new ones.
+    if (window.ResizeObserver) {
+      new ResizeObserver(() => this.view && this.update(this.view, [], this.highlight)).observe(svg);
+    }
+  }
+
+  handle(name, ...args) {
+    this.handlers[name]?.(...args);
   }
 
   squareName(id) {
@@ -82,8 +100,8 @@ export class Board {
   }
 
   draw() {
-    const size = this.grid * CELL;
-    this.svg.setAttribute("viewBox", `-2 -2 ${size + 4} ${size + 4}`);
+    this.frame();
+    this.svg.classList.toggle("touch", this.touch);
     this.svg.replaceChildren();
     const defs = el("defs", {}, this.svg);
     const cloth = el("pattern", { id: "cloth", width: 4, height: 4, patternUnits: "userSpaceOnUse" }, defs);
@@ -92,9 +110,54 @@ export class Board {
     this.squareLayer = el("g", { class: "squares", role: "list" }, this.svg);
     this.charkoniLayer = el("g", { class: "charkoni" }, this.svg);
     this.pieceLayer = el("g", { class: "pieces" }, this.svg);
+    // Above the men: on a touch screen, the enlarged tap areas of the chosen man's destinations.
+    this.hitLayer = el("g", { class: "hits", "aria-hidden": "true" }, this.svg);
+    this.labelLayer = el("g", { class: "labels", "aria-hidden": "true" }, this.svg);
     for (const square of this.geometry.squares) this.drawSquare(square);
     this.drawCharkoni();
+    this.drawLabels();
+    this.svg.addEventListener("click", (event) => {
+      if (!event.target.closest?.(".piece, .square.target, .charkoni-part.target, .hit")) this.handle("onNothing");
+    });
     this.relabel();
+  }
+
+  /** The drawn area: the cross, and the labels' margin when they are shown. */
+  frame() {
+    const size = this.grid * CELL;
+    const margin = this.labels ? LABEL_MARGIN : 0;
+    this.svg.setAttribute("viewBox", `${-2 - margin} -2 ${size + 4 + margin} ${size + 4 + margin}`);
+  }
+
+  /** The files (a, b, ...) under the cross and the ranks (1, 2, ...) left of it, read from
+   * the squares' own names (the server's, which the move list uses too). */
+  drawLabels() {
+    const files = new Map();
+    const ranks = new Map();
+    for (const square of this.geometry.squares) {
+      const parts = /^([a-z]+)(\d+)$/i.exec(square.name);
+      if (!parts) continue;
+      files.set(square.x, parts[1]);
+      ranks.set(square.y, parts[2]);
+    }
+    for (const [x, name] of files) {
+      const [cx] = this.centre(x, 0);
+      el("text", { x: cx, y: this.grid * CELL + LABEL_MARGIN / 2 + 1, class: "label file" }, this.labelLayer)
+        .textContent = name;
+    }
+    for (const [y, name] of ranks) {
+      const [, cy] = this.centre(0, y);
+      el("text", { x: -2 - LABEL_MARGIN / 2, y: cy, class: "label rank" }, this.labelLayer).textContent = name;
+    }
+    this.labelLayer.toggleAttribute("hidden", !this.labels);
+  }
+
+  /** Show or hide the file and rank labels. */
+  showLabels(shown) {
+    this.labels = Boolean(shown);
+    this.labelLayer.toggleAttribute("hidden", !this.labels);
+    this.frame();
+    if (this.view) this.update(this.view, [], this.highlight);
   }
 
   /** The cloth under the squares: a cross with a border, showing between the squares as the
@@ -130,7 +193,11 @@ export class Board {
         class: "castle-cross",
       }, group);
     }
-    group.addEventListener("click", () => this.handlers.onSquare(square.id));
+    group.addEventListener("click", (event) => {
+      event.stopPropagation();
+      if (group.classList.contains("target")) this.handle("onSquare", square.id);
+      else this.handle("onNothing");
+    });
     this.squareNodes.set(square.id, group);
   }
 
@@ -143,11 +210,17 @@ export class Board {
     // Each seat's triangle touches its own arm: South the bottom edge, East the right one, ...
     for (let seat = 0; seat < 4; seat += 1) {
       const [a, b] = [corners[seat], corners[(seat + 1) % 4]];
-      el("path", {
+      const part = el("path", {
         d: `M ${a[0]} ${a[1]} L ${b[0]} ${b[1]} L ${cx} ${cy} Z`,
         class: `charkoni-part seat-${seat}`,
+        "data-home": seat,
         "--seat": this.colours[seat],
       }, this.charkoniLayer);
+      part.addEventListener("click", (event) => {
+        event.stopPropagation();
+        if (part.classList.contains("target")) this.handle("onSquare", HOME);
+        else this.handle("onNothing");
+      });
     }
     el("rect", { x: cx - half, y: cy - half, width: 2 * half, height: 2 * half, class: "charkoni-edge" },
       this.charkoniLayer);
@@ -175,13 +248,16 @@ export class Board {
     const [cx, cy] = this.centre(this.geometry.charkoni.x, this.geometry.charkoni.y);
     // Along the Charkoni's edge next to the seat's arm: x for South and North, y otherwise.
     const spread = (offset) => (ox === 0 ? [offset, 0] : [0, offset]);
+    // Waiting men in a row at the outer edge of their seat's triangle, the men home in a
+    // shorter row inside it, nearer the centre: each row stays inside its own triangle, so no
+    // man hides another, of its seat or of the next (D5).
     if (piece.where === "waiting") {
       const [ax, ay] = spread((waitingIndex - 1.5) * 5);
-      return { x: cx + ox * 11 + ax, y: cy + oy * 11 + ay, scale: 0.62, phrase: t("where.waiting") };
+      return { x: cx + ox * 12 + ax, y: cy + oy * 12 + ay, scale: 0.62, phrase: t("where.waiting") };
     }
     if (piece.where === "home") {
-      const [ax, ay] = spread((homeIndex - 1.5) * 3);
-      return { x: cx + ox * 4.5 + ax, y: cy + oy * 4.5 + ay, scale: 0.42, phrase: t("where.home") };
+      const [ax, ay] = spread((homeIndex - 1.5) * 2.8);
+      return { x: cx + ox * 7.5 + ax, y: cy + oy * 7.5 + ay, scale: 0.42, phrase: t("where.home") };
     }
     const square = this.squares.get(piece.square);
     const [x, y] = this.centre(square.x, square.y);
@@ -191,13 +267,35 @@ export class Board {
     return { x, y, scale: 1, phrase };
   }
 
+  /** Mark the last move of `events` (see picking.lastMoveOf), or nothing if none moved. */
+  setLastMove(events) {
+    this.lastMove = lastMoveOf(events);
+  }
+
+  /** Screen pixels per drawing unit, as the SVG is shown now (0 while it is not shown). */
+  pixelsPerUnit() {
+    const box = this.svg.viewBox.baseVal;
+    const shown = this.svg.getBoundingClientRect();
+    if (!box || !box.width || !shown.width) return 0;
+    return Math.min(shown.width / box.width, shown.height / box.height);
+  }
+
   /**
-   * Draw `view`'s pieces. `highlight` is {pieces: Set, targets: Set, selected, preview}; the
-   * pieces named in `events` (entries, moves, captures) glide to their new places.
+   * Draw `view`'s pieces. `highlight` is {pieces: Set (the men that can move), focusable:
+   * Set (one per group of them, for the keyboard), targets: Set of squares, home: the seat
+   * whose Charkoni is a destination or null, selected: Set of the chosen men, preview: an
+   * action}; the pieces named in `events` (entries, moves, captures) glide to their new
+   * places, and the last move among them is marked.
    */
   update(view, events, highlight) {
     this.view = view;
     this.highlight = highlight;
+    const moved = lastMoveOf(events);
+    if (moved) this.lastMove = moved;
+    const unit = this.pixelsPerUnit();
+    const touchRadius = this.touch && unit ? TOUCH_RADIUS_PX / unit : 0;
+    const focusable = highlight.focusable ?? highlight.pieces;
+    const selected = highlight.selected instanceof Set ? highlight.selected : new Set([highlight.selected]);
     const moving = new Set();
     const paths = new Map();
     for (const event of events) {
@@ -232,12 +330,14 @@ export class Board {
       node.classList.toggle("stack-top", place.count > 1);
       const movable = highlight.pieces.has(piece.id);
       node.classList.toggle("movable", movable);
-      node.classList.toggle("selected", highlight.selected === piece.id);
+      node.classList.toggle("selected", selected.has(piece.id));
       node.classList.toggle("previewed", highlight.preview?.piece === piece.id);
+      // The tap area of a man that can move, in the man's own (scaled) units.
+      node.querySelector(".hit").setAttribute("r", movable && touchRadius ? touchRadius / place.scale : 0);
       const stack = place.count > 1 ? ` ${t("board.stack", { count: place.count })}` : "";
       node.setAttribute("aria-label", `${pieceName(piece.id)}: ${place.phrase}${stack}`
         + (movable ? `. ${t("board.can_move")}` : ""));
-      if (movable) {
+      if (focusable.has(piece.id)) {
         node.setAttribute("role", "button");
         node.setAttribute("tabindex", "0");
       } else {
@@ -245,17 +345,51 @@ export class Board {
         node.removeAttribute("tabindex");
       }
     }
-    // Movable pieces drawn last, so they are on top and come first to a pointer.
-    for (const id of highlight.pieces) {
+    // Movable pieces drawn last, so they are on top and come first to a pointer, and the
+    // chosen ones above them; in id order, so a stack's top man stays on top.
+    const order = (ids) => [...ids].sort((a, b) => a - b);
+    for (const id of [...order(highlight.pieces), ...order(selected)]) {
       const node = this.pieceNodes.get(id);
       if (node) this.pieceLayer.append(node);
     }
+    const last = this.lastMove;
     for (const [id, node] of this.squareNodes) {
       node.classList.toggle("target", highlight.targets.has(id));
       node.classList.toggle("previewed", highlight.preview?.to === id || highlight.preview?.from === id);
+      node.classList.toggle("last-from", Boolean(last?.from.has(id)));
+      node.classList.toggle("last-to", Boolean(last?.to.has(id)));
     }
+    for (const part of this.charkoniLayer.querySelectorAll(".charkoni-part")) {
+      const seat = Number(part.dataset.home);
+      part.classList.toggle("target", highlight.home === seat);
+    }
+    this.drawHits(touchRadius, highlight);
     for (const event of events) {
       if (event.kind === "capture" && event.to >= 0) this.flash(event.to);
+    }
+  }
+
+  /** On a touch screen, a tap area of TOUCH_RADIUS_PX around each destination of the chosen
+   * man, above the men (a destination may hold another man). */
+  drawHits(radius, highlight) {
+    this.hitLayer.replaceChildren();
+    const chosen = highlight.selected instanceof Set ? highlight.selected.size : highlight.selected !== null;
+    if (!radius || !chosen) return;
+    const add = (x, y, where) => {
+      const hit = el("circle", { cx: x, cy: y, r: radius, class: "hit", "data-hit": where }, this.hitLayer);
+      hit.addEventListener("click", (event) => {
+        event.stopPropagation();
+        this.handle("onSquare", where);
+      });
+    };
+    for (const id of highlight.targets) {
+      const square = this.squares.get(id);
+      if (square) add(...this.centre(square.x, square.y), id);
+    }
+    if (highlight.home !== null && highlight.home !== undefined) {
+      const [cx, cy] = this.centre(this.geometry.charkoni.x, this.geometry.charkoni.y);
+      const [ox, oy] = OUTWARD[highlight.home];
+      add(cx + ox * 7.5, cy + oy * 7.5, HOME);
     }
   }
 
@@ -322,14 +456,15 @@ export class Board {
     el("circle", { cx: 0, cy: -3.6, r: 0.9, class: "man-knob" }, node);
     el("circle", { cx: 0, cy: 0, r: 4.6, class: "homeward-ring" }, node);
     el("text", { x: 3.2, y: -2.2, class: "count" }, node);
+    el("circle", { cx: 0, cy: 0, r: 0, class: "hit" }, node);
     node.addEventListener("click", (event) => {
       event.stopPropagation();
-      this.handlers.onPiece(piece.id);
+      this.handle("onPiece", piece.id);
     });
     node.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && node.getAttribute("tabindex") === "0") {
         event.preventDefault();
-        this.handlers.onPiece(piece.id);
+        this.handle("onPiece", piece.id, { keyboard: true });
       }
     });
     return node;

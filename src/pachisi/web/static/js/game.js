@@ -10,6 +10,7 @@ import { GameConnection } from "./connection.js";
 import { drawThrow } from "./cowries.js";
 import { focusAction, focusInPlay, installKeys, restoreFocus } from "./keys.js";
 import { mountLanguageSwitch, setUpLanguage, t, tOr } from "./i18n.js";
+import { actionsOfMan, actionsTo, destinations, groupOf, pickable } from "./picking.js";
 import { adoptSecretsFromUrl, heldTokens, keptWatch, ownerToken, storeToken } from "./tokens.js";
 import { actionText, eventText, resultText, turnText } from "./words.js";
 
@@ -21,6 +22,8 @@ const page = {
   connection: null,
   view: null,
   selected: null,
+  // The actions a click on a destination left to choose among in the list (a Set), or null.
+  candidates: null,
   waiting: false,
   hints: null,
   lastThrow: null,
@@ -73,12 +76,32 @@ function legalActions() {
   return page.view ? page.view.legal : [];
 }
 
+/** The actions of the chosen man (and the men standing with it), or none. */
+function chosenActions() {
+  return page.selected === null || !page.view ? [] : actionsOfMan(page.view, page.selected);
+}
+
 function highlight(preview = null) {
-  const legal = legalActions();
-  const pieces = new Set(legal.filter((a) => a.piece !== null && a.piece !== undefined).map((a) => a.piece));
-  const chosen = page.selected === null ? legal : legal.filter((a) => a.piece === page.selected);
-  const targets = new Set(chosen.filter((a) => a.to !== null && a.to !== undefined).map((a) => a.to));
-  return { pieces, targets, selected: page.selected, preview };
+  const view = page.view;
+  const { movable, focusable } = pickable(view ?? { legal: [], pieces: [] });
+  // Only the chosen man's destinations light up: the men that can move are marked anyway.
+  const { squares, home } = destinations(chosenActions());
+  const selected = new Set(page.selected === null ? [] : groupOf(view, page.selected));
+  return {
+    pieces: movable,
+    focusable,
+    targets: squares,
+    home: home ? page.selected >> 2 : null,
+    selected,
+    preview,
+  };
+}
+
+/** Whether the choice `action` is dimmed in the list: not the chosen man's, or not one of
+ * those a click on a shared destination left to choose among. */
+function dimmed(action) {
+  if (page.candidates) return !page.candidates.has(action.action);
+  return page.selected !== null && !chosenActions().includes(action);
 }
 
 function drawSeats(view) {
@@ -154,7 +177,7 @@ function drawActions(view) {
     button.className = "action";
     button.dataset.action = action.action;
     button.dataset.index = index;
-    if (page.selected !== null && action.piece !== page.selected) button.classList.add("dimmed");
+    if (dimmed(action)) button.classList.add("dimmed");
     const words = document.createElement("span");
     words.textContent = actionText(action, squareName);
     const notation = document.createElement("code");
@@ -274,6 +297,7 @@ function play(action) {
   if (page.connection.act(view.turn.seat, action)) {
     page.waiting = true;
     page.selected = null;
+    page.candidates = null;
     render();
   }
 }
@@ -361,29 +385,48 @@ async function revoke(seat) {
   }
 }
 
-function onPiece(pieceId) {
-  const mine = legalActions().filter((a) => a.piece === pieceId);
-  if (!mine.length) return;
-  if (mine.length === 1) {
-    play(mine[0].action);
+/** Forget the chosen man; whether there was one. */
+function deselect() {
+  if (page.selected === null && page.candidates === null) return false;
+  page.selected = null;
+  page.candidates = null;
+  render();
+  return true;
+}
+
+/** A click (or Enter) on a man: choose it, with every man standing with it, and light up
+ * where it can go; a second click on it forgets it. From the keyboard the focus goes on to
+ * its first choice in the list. */
+function onPiece(pieceId, how = {}) {
+  const view = page.view;
+  if (!view || !canSend()) return;
+  const mine = actionsOfMan(view, pieceId);
+  if (!mine.length || (page.selected !== null && !how.keyboard && groupOf(view, page.selected).includes(pieceId))) {
+    deselect();
     return;
   }
   page.selected = pieceId;
+  page.candidates = null;
   render();
-  focusAction(0, true);
+  if (how.keyboard) focusAction(0, true);
 }
 
-function onSquare(squareId) {
-  const legal = legalActions();
-  const chosen = legal.filter((a) => a.to === squareId && (page.selected === null || a.piece === page.selected));
+/** A click on a lit destination (a square, or HOME): play the one action that goes there;
+ * when several do (a stack whole or a part of it, two throws to spend), the list offers
+ * just those, the focus on the first. */
+function onSquare(where) {
+  const view = page.view;
+  if (!view || !canSend()) return;
+  const chosen = actionsTo(page.selected === null ? view.legal : chosenActions(), where);
   if (chosen.length === 1) {
     play(chosen[0].action);
   } else if (chosen.length > 1) {
-    // Several pieces could go there: choose among them in the list.
-    page.selected = null;
+    page.candidates = new Set(chosen.map((a) => a.action));
     render();
-    const index = legal.indexOf(chosen[0]);
-    focusAction(index, false);
+    announce([t("board.several")]);
+    focusAction(0, true);
+  } else {
+    deselect();
   }
 }
 
@@ -398,7 +441,8 @@ function connect(asSpectator = false) {
       page.view = view;
       page.waiting = false;
       if (!previous || previous.version !== view.version) page.hints = null;
-      if (page.selected !== null && !view.legal.some((a) => a.piece === page.selected)) page.selected = null;
+      if (page.selected !== null && !actionsOfMan(view, page.selected).length) page.selected = null;
+      if (!previous || previous.version !== view.version) page.candidates = null;
       for (const e of events) {
         if (e.kind === "throw" || e.kind === "throw_off") {
           page.lastThrow = { k: e.k, value: e.value, cowries: view.cowries, grace: false, last: true };
@@ -482,6 +526,19 @@ function watchLink() {
   return withQuery(`${window.location.origin}/game/${encodeURIComponent(gameId)}`, query);
 }
 
+const LABELS_KEY = "pachisi_labels";
+
+/** The board's file and rank labels: a switch of the page, remembered in this browser. */
+function mountLabelsToggle() {
+  const toggle = $("labels-toggle");
+  toggle.checked = localStorage.getItem(LABELS_KEY) === "1";
+  page.board.showLabels(toggle.checked);
+  toggle.addEventListener("change", () => {
+    localStorage.setItem(LABELS_KEY, toggle.checked ? "1" : "0");
+    page.board.showLabels(toggle.checked);
+  });
+}
+
 async function start() {
   const invited = adoptSecretsFromUrl(gameId);
   page.watch = keptWatch(gameId);
@@ -494,7 +551,12 @@ async function start() {
   mountLanguageSwitch($("language"), redrawTexts);
   drawConnection();
   const geometry = await getBoard();
-  page.board = new Board($("board"), geometry, { onPiece, onSquare });
+  page.board = new Board($("board"), geometry, { onPiece, onSquare, onNothing: deselect });
+  mountLabelsToggle();
+  // A click away from the board and the choices forgets the chosen man.
+  document.addEventListener("click", (event) => {
+    if (!$("board").contains(event.target) && !$("actions").contains(event.target)) deselect();
+  });
   $("export").setAttribute("download", `pachisi-${gameId}.pgn`);
   const watchQuery = page.watch ? new URLSearchParams({ watch: page.watch }) : null;
   $("replay").href = withQuery(`/replay/${encodeURIComponent(gameId)}`, watchQuery);
@@ -511,12 +573,7 @@ async function start() {
   installKeys({
     throwCowries,
     askHint,
-    clearSelection() {
-      if (page.selected === null) return false;
-      page.selected = null;
-      render();
-      return true;
-    },
+    clearSelection: deselect,
   });
   // Waiting out the back-off is pointless once the network is back or the page is in view.
   window.addEventListener("online", () => page.connection?.retryNow());
