@@ -463,7 +463,8 @@ def _parser() -> argparse.ArgumentParser:
         type=_serve_seconds,
         default=None,
         metavar="SECONDS",
-        help="pause before each computer seat's throw or action, 0..10 (default: 0.4)",
+        help="pause before each computer seat's throw or action, 0..10 (default: 0; the "
+        "game page paces what it shows)",
     )
     add_serve_arguments(p)
     p.set_defaults(run=_cmd_serve)

@@ -7,6 +7,7 @@ The browser is Debian's ``chromium`` driven by Playwright; without it the tests 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -27,6 +28,10 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+MANUAL_OPTIONS = {"autoThrow": False, "autoSingle": False, "autoSame": False, "pace": "instant"}
+"""The game page's options of most tests: the test clicks every throw and choice itself and
+waits for no pace (the page's own defaults auto-play and pace the computers: the tests of
+the options open their contexts with ``game_options=None``)."""
 _DATABASES = ["sqlite"] + (["postgresql"] if os.environ.get("PACHISI_TEST_DATABASE_URL") else [])
 
 
@@ -83,6 +88,36 @@ def own_server(database_url: str, tmp_path: Path) -> Iterator[Server]:
     running.stop()
 
 
+def _options_script(options: dict[str, Any]) -> str:
+    # Kept as the page keeps them, unless the test's page changed them since; a page without
+    # storage (about:blank) refuses, which is no matter.
+    text = json.dumps(json.dumps(options))
+    return (
+        "try { if (localStorage.getItem('pachisi_options') === null) "
+        f"localStorage.setItem('pachisi_options', {text}); }} catch (e) {{}}"
+    )
+
+
+class OptionsBrowser:
+    """The browser, whose new contexts' pages start with the game page's options a test
+    chooses: :data:`MANUAL_OPTIONS` unless it passes ``game_options`` (None: the page's
+    defaults). Everything else is Playwright's browser itself."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(
+        self, *args: Any, game_options: dict[str, Any] | None = MANUAL_OPTIONS, **kwargs: Any
+    ) -> Any:
+        made = self._browser.new_context(*args, **kwargs)
+        if game_options is not None:
+            made.add_init_script(script=_options_script(game_options))
+        return made
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's Chromium under Playwright (sync API), shared by the tests of one module.
@@ -96,7 +131,7 @@ def browser() -> Iterator[Any]:
     playwright_sync = pytest.importorskip("playwright.sync_api")
     with playwright_sync.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
+        yield OptionsBrowser(launched)
         launched.close()
 
 

@@ -26,8 +26,9 @@ from pachisi.web.storage import open_storage
 
 __all__ = ["COMPUTER_DELAY", "GRACE_SECONDS", "STOP_SECONDS", "ServeError", "serve"]
 
-COMPUTER_DELAY: Final = 0.4
-"""Seconds a computer seat waits before each throw or action, so that people can follow."""
+COMPUTER_DELAY: Final = 0.0
+"""Seconds a computer seat waits before each throw or action: none, as the game page shows
+the computers' steps at the pace its player chose (docs/web-client.md, "options")."""
 GRACE_SECONDS: Final = 2
 """How long open connections get to close when the server stops."""
 STOP_SECONDS: Final = 5

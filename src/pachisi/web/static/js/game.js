@@ -5,11 +5,14 @@
 import {
   claimSeat, gameAccess, getBoard, recordUrl, renewInvite, revokeInvite, withQuery,
 } from "./api.js";
+import { AutoPlayer, distinctChoices } from "./auto.js";
 import { Board, seatName } from "./board.js";
 import { GameConnection } from "./connection.js";
 import { drawThrow } from "./cowries.js";
 import { focusAction, focusInPlay, installKeys, restoreFocus } from "./keys.js";
 import { mountLanguageSwitch, setUpLanguage, t, tOr } from "./i18n.js";
+import { DEFAULT_OPTIONS, mountOptions } from "./options.js";
+import { Pacer, stepKind } from "./pace.js";
 import { actionsOfMan, actionsTo, destinations, groupOf, pickable } from "./picking.js";
 import { adoptSecretsFromUrl, heldTokens, keptWatch, ownerToken, storeToken } from "./tokens.js";
 import { actionText, eventText, resultText, turnText } from "./words.js";
@@ -33,6 +36,12 @@ const page = {
   connectionState: "connecting",
   owner: null,
   watch: null,
+  // The options' getter, the updates waiting to be shown at the computers' pace, the last
+  // view received (page.view is the one shown), and what plays for the player.
+  options: () => DEFAULT_OPTIONS,
+  pacer: null,
+  received: null,
+  auto: null,
 };
 
 function squareName(id) {
@@ -262,6 +271,9 @@ function render(events = []) {
   $("replay").hidden = !view.result;
   page.board.update(view, events, highlight());
   restoreFocus(hadFocus, page.selected !== null);
+  // How many real choices there are (the tests check the page plays the others itself).
+  $("actions").dataset.choices = String(distinctChoices(view));
+  page.auto?.consider();
 }
 
 function flushRender() {
@@ -437,24 +449,10 @@ function connect(asSpectator = false) {
   const tokens = asSpectator ? [] : Object.values(heldTokens(gameId));
   const handlers = {
     onGame(view, events) {
-      const previous = page.view;
-      page.view = view;
-      page.waiting = false;
-      if (!previous || previous.version !== view.version) page.hints = null;
-      if (page.selected !== null && !actionsOfMan(view, page.selected).length) page.selected = null;
-      if (!previous || previous.version !== view.version) page.candidates = null;
-      for (const e of events) {
-        if (e.kind === "throw" || e.kind === "throw_off") {
-          page.lastThrow = { k: e.k, value: e.value, cowries: view.cowries, grace: false, last: true };
-        }
-      }
-      // The view's own throw knows whether it is a grace; the events' throws do not.
-      if (view.turn.throw) page.lastThrow = { ...view.turn.throw, last: true };
-      const lines = events.map((e) => eventText(e, squareName)).filter(Boolean);
-      if (view.result && (!previous || !previous.result)) lines.push(resultText(view));
-      page.pendingEvents.push(...events);
-      page.pendingLines.push(...lines);
-      scheduleRender();
+      // Shown when its turn comes: a computer seat's step at the chosen pace.
+      const kind = stepKind(page.received, events);
+      page.received = view;
+      page.pacer.push(() => showGame(view, events), kind);
     },
     onError(message) {
       page.waiting = false;
@@ -486,8 +484,32 @@ function connect(asSpectator = false) {
       else drawNoGame();
     },
   };
+  page.received = null;
+  page.pacer.catchUp();
   page.connection = new GameConnection(gameId, tokens, handlers, page.watch);
   page.connection.open();
+}
+
+/** Show a view the server sent, with the events that led to it. */
+function showGame(view, events) {
+  const previous = page.view;
+  page.view = view;
+  page.waiting = false;
+  if (!previous || previous.version !== view.version) page.hints = null;
+  if (page.selected !== null && !actionsOfMan(view, page.selected).length) page.selected = null;
+  if (!previous || previous.version !== view.version) page.candidates = null;
+  for (const e of events) {
+    if (e.kind === "throw" || e.kind === "throw_off") {
+      page.lastThrow = { k: e.k, value: e.value, cowries: view.cowries, grace: Boolean(e.grace), last: true };
+    }
+  }
+  // A snapshot brings no events: the throw in use is the last one thrown.
+  if (view.turn.throw) page.lastThrow = { ...view.turn.throw, last: true };
+  const lines = events.map((e) => eventText(e, squareName)).filter(Boolean);
+  if (view.result && (!previous || !previous.result)) lines.push(resultText(view));
+  page.pendingEvents.push(...events);
+  page.pendingLines.push(...lines);
+  scheduleRender();
 }
 
 function drawConnection() {
@@ -549,6 +571,19 @@ async function start() {
     if (!(seat in held)) await claim(seat, invite);
   }
   mountLanguageSwitch($("language"), redrawTexts);
+  page.options = mountOptions(() => {
+    // A quicker pace shows what waits sooner; a switch turned on may play for the player now.
+    page.pacer.repace();
+    page.auto.consider();
+  });
+  page.pacer = new Pacer(() => page.options().pace);
+  page.auto = new AutoPlayer({
+    options: () => page.options(),
+    view: () => page.view,
+    ready: () => canSend() && page.pacer.idle(),
+    throwCowries,
+    play,
+  });
   drawConnection();
   const geometry = await getBoard();
   page.board = new Board($("board"), geometry, { onPiece, onSquare, onNothing: deselect });
