@@ -30,3 +30,20 @@ def test_the_replay_is_accessible_at_the_end_and_at_the_start(context: Any, serv
     page.keyboard.press("Home")
     assert page.get_by_test_id("step").inner_text().startswith("Step 0 of")
     assert_accessible(page, "the replay at the start")
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "wikipedia-full"])
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+@pytest.mark.usefixtures("sqlite_only")
+def test_the_rules_page_is_accessible(
+    browser: Any, server: Server, ruleset: str, width: int, height: int
+) -> None:
+    made = browser.new_context(locale="en-GB", viewport={"width": width, "height": height})
+    try:
+        page = made.new_page()
+        page.goto(f"{server.url}/rules?ruleset={ruleset}")
+        page.wait_for_selector("body[data-ready=true]")
+        assert page.locator("[data-testid=switch-table] tbody tr").count() > 30
+        assert_accessible(page, f"the rules page of {ruleset} at {width}x{height}")
+    finally:
+        made.close()

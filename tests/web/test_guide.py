@@ -37,6 +37,9 @@ def test_the_classic_guide_has_the_throws_the_board_and_every_switch(client: Tes
     assert sorted(board["castles"]) == sorted(square_name(sq) for sq in CASTLES)
     assert board["first_square"] == "j8"  # South's square 1, (9, 7)
     assert board["castle_25"] == "a10" and board["castle_25"] in board["castles"]
+    # From a10 round West's arm, up South's outer column and home up its middle column.
+    assert len(board["home_path"]) == 24 and board["home_path"][0] == "a9"
+    assert board["home_path"][-8:] == ["j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8"]
     assert [(s["key"], s["rule"]) for s in guide["switches"]] == [(s.key, s.rule) for s in SWITCHES]
     assert all(s["value"] == s["default"] == s["base"] for s in guide["switches"])
 

@@ -125,6 +125,11 @@ def _pages(app: FastAPI, static_dir: Path) -> None:
     async def lobby() -> Response:
         return page("index.html")
 
+    @app.get("/rules", include_in_schema=False)
+    async def rules_page() -> Response:
+        # The page reads its ruleset (?ruleset=...) and asks /api/rules for it.
+        return page("rules.html")
+
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(game_id: str, request: Request) -> Response:
         if await service_of(request).room(game_id) is None:

@@ -24,7 +24,14 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from pachisi.describe import DESCRIPTIONS
-from pachisi.rules.board import CASTLES, HOME, NUM_SQUARES, SQUARE_OF, square_name
+from pachisi.rules.board import (
+    CASTLES,
+    HOME,
+    LAST_SQUARE,
+    NUM_SQUARES,
+    SQUARE_OF,
+    square_name,
+)
 from pachisi.rules.cowries import chance_outcomes
 from pachisi.rules.ruleset import (
     NAMED,
@@ -77,6 +84,7 @@ class BoardFacts(BaseModel):
     steps: int = Field(description="steps from leaving the Charkoni back into it")
     first_square: str = Field(description="South's square 1, next to the Charkoni")
     castle_25: str = Field(description="South's castle 25 steps from home")
+    home_path: list[str] = Field(description="South's squares from there to the last one")
     castle_distance: int
 
 
@@ -110,6 +118,9 @@ def _board_facts() -> dict[str, Any]:
         "steps": HOME,
         "first_square": square_name(SQUARE_OF[0][1]),
         "castle_25": square_name(castle_25),
+        "home_path": [
+            square_name(SQUARE_OF[0][p]) for p in range(HOME - CASTLE_DISTANCE + 1, LAST_SQUARE + 1)
+        ],
         "castle_distance": CASTLE_DISTANCE,
     }
 
