@@ -36,10 +36,18 @@ GAME_OPERATIONS = [
     "GET /api/games/{game_id}",
     "GET /api/games/{game_id}/record",
     "GET /api/games/{game_id}/history",
+    "POST /api/games/{game_id}/review",
 ]
 OPERATIONS = ["GET /api/meta", "GET /api/board", "GET /api/health", "POST /api/games"]
 OPERATIONS += ["GET /api/games", "GET /api/rules/{ruleset}"]
 OPERATIONS += GAME_OPERATIONS
+REVIEW_OPERATIONS = [
+    "POST /api/reviews",
+    "GET /api/reviews/{review_id}",
+    "GET /api/reviews/{review_id}/export",
+    "GET /api/reviews/{review_id}/history",
+]
+OPERATIONS += REVIEW_OPERATIONS
 RECORD = "GET /api/games/{game_id}/record"
 
 Check = Callable[[Any, Any, Any], bool | None]

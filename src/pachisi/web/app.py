@@ -22,6 +22,8 @@ from fastapi.staticfiles import StaticFiles
 from pachisi.ai.hints import DEFAULT_LEVEL
 from pachisi.web.api import ErrorBody, detail, install_api, service_of
 from pachisi.web.guide import install_guide
+from pachisi.web.reviewing import ReviewJobs
+from pachisi.web.reviews import install_reviews
 from pachisi.web.security import SecurityHeaders
 from pachisi.web.service import GameService
 from pachisi.web.settings import Settings
@@ -36,7 +38,7 @@ STATIC: Final = Path(__file__).with_name("static")
 LANGUAGES: Final = ("en", "de", "cs", "hu", "hi")
 REFUSALS: Final = (
     (400, "a request that cannot be carried out as asked"),
-    (404, "no such game (or a private game asked for without its link)"),
+    (404, "no such game or review (or a private game asked for without its link)"),
     (422, "a request of the wrong shape"),
     (429, "over one of the server's limits: see Retry-After"),
 )
@@ -75,9 +77,15 @@ def create_app(
         )
         await service.start()
         app.state.service = service
+        app.state.reviews = ReviewJobs(
+            service.computers.pool,
+            queue=settings.review_queue,
+            per_address=settings.reviews_per_address,
+        )
         try:
             yield
         finally:
+            await app.state.reviews.stop()
             await service.stop()
             if not isinstance(database, Storage):
                 storage.close()
@@ -98,6 +106,7 @@ def create_app(
     install_api(app, hint_level, LANGUAGES)
     install_guide(app)
     install_sockets(app)
+    install_reviews(app, static_dir)
     return app
 
 

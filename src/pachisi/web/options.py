@@ -84,6 +84,21 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
         help=f"requests that may wait for a worker before hints are refused as busy "
         f"(default: {d.think_queue})",
     )
+    g.add_argument(
+        "--review-queue",
+        type=_number(1, 100_000, integer=True),
+        default=d.review_queue,
+        metavar="N",
+        help=f"game reviews waiting or running at once, each in turn (default: {d.review_queue})",
+    )
+    g.add_argument(
+        "--reviews-per-address",
+        type=_number(1, 100_000, integer=True),
+        default=d.reviews_per_address,
+        metavar="N",
+        help=f"game reviews one address may have waiting or running (default: "
+        f"{d.reviews_per_address})",
+    )
     g = p.add_argument_group("limits")
     g.add_argument(
         "--create-burst",
@@ -180,6 +195,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
         think_workers=args.think_workers,
         think_seconds=args.think_seconds,
         think_queue=args.think_queue,
+        review_queue=args.review_queue,
+        reviews_per_address=args.reviews_per_address,
         create_burst=args.create_burst,
         create_per_minute=args.create_per_minute,
         max_unfinished_per_creator=args.max_unfinished,

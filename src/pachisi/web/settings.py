@@ -60,6 +60,11 @@ class Settings:
     think_queue: int = 64
     """Decisions that may wait for a worker; beyond it, hints are refused as busy."""
 
+    review_queue: int = 8
+    """Game reviews this server holds waiting or running at once (each runs in turn)."""
+    reviews_per_address: int = 2
+    """Game reviews one client address may have waiting or running at once."""
+
     # Limits (D2).
     create_burst: int = 5
     """Games one client may create at once (a token bucket's size)."""
@@ -91,6 +96,8 @@ class Settings:
         _between("think_workers", self.think_workers, 1, 64)
         _between("think_seconds", self.think_seconds, 0.1, 600)
         _between("think_queue", self.think_queue, 1, 100_000)
+        _between("review_queue", self.review_queue, 1, 100_000)
+        _between("reviews_per_address", self.reviews_per_address, 1, 100_000)
         _between("create_burst", self.create_burst, 1, 100_000)
         _between("create_per_minute", self.create_per_minute, 0.001, 100_000)
         _between("max_unfinished_per_creator", self.max_unfinished_per_creator, 1, 1_000_000)

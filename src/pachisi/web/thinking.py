@@ -9,6 +9,10 @@ event loop never blocks: replies are read once readable, and processes reaped by
 Workers are spawned, so they import the server's main module: its start must be under
 ``if __name__ == "__main__"``, as in pachisi's entry points.
 
+Game reviews (:mod:`pachisi.review`) run here too, a chunk of steps per request
+(:meth:`ThinkingPool.judge`), at a lower priority: a chunk takes a worker only when no
+decision or hint waits for one, so a live game's computer waits at most for one chunk.
+
 >>> ThinkingPool(workers=3).stats
 {'workers': 3, 'busy': 0, 'waiting': 0, 'restarts': 0, 'timeouts': 0}
 """
@@ -28,7 +32,7 @@ import signal
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Any, Final
@@ -36,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from pachisi.ai.bots import Bot
     from pachisi.ai.ranked import Ranked
+    from pachisi.review import Task, Verdict
     from pachisi.rules.actions import Action
     from pachisi.rules.state import State
 
@@ -54,6 +59,8 @@ WARMED_UP: Final = frozenset(("easy", "medium", "hard", "expert"))
 WARM_UP_SECONDS: Final = 1800.0
 """The most a warm-up may take: on a fresh install it compiles the fast engine (minutes)."""
 PLAYERS_KEPT: Final = 32  # players a worker keeps made; a client may name any number
+REVIEW_LEVEL: Final = "expert"
+"""The level whose engine a review's judgement searches with (warmed up like a decision's)."""
 
 
 class ThinkTimeout(Exception):
@@ -99,10 +106,16 @@ def _work(conn: Connection, parent: int) -> None:
                 if len(players) > PLAYERS_KEPT:
                     del players[next(iter(players))]
                 work: Callable[..., Any] = functools.partial(_decide, player, state)
+                warm = work
+            elif kind == "judge":
+                tasks, seed = args
+                name = REVIEW_LEVEL
+                work = functools.partial(_judge, tasks)
+                warm = functools.partial(_search_once, tasks)
             else:
                 state, name, seed = args
-                work = functools.partial(hint, state, name)
-            _warm_up(conn, warmed, started, name, work)
+                work = warm = functools.partial(hint, state, name)
+            _warm_up(conn, warmed, started, name, warm)
             reply: tuple[str, Any] = ("ok", work(seed=seed))
         except Exception as exc:
             if not started:
@@ -113,6 +126,27 @@ def _work(conn: Connection, parent: int) -> None:
 
 def _decide(player: Bot, state: State, *, seed: int) -> Action:
     return player.choose(state, random.Random(seed))
+
+
+def _judge(tasks: list[Task], *, seed: int) -> list[Verdict]:
+    from pachisi.review import judge_all
+
+    return judge_all(tasks, seed=seed)
+
+
+def _search_once(tasks: list[Task], *, seed: int) -> None:
+    """What loads the engine a review searches with: ``expert``'s hint in the first
+    position of ``tasks`` where a seat acts (a throw's or a forced step's judging would
+    search nothing, leaving the loading to the timed part)."""
+    from pachisi.ai.hints import hint
+    from pachisi.notation import read_position
+    from pachisi.rules import engine
+
+    for task in tasks:
+        state = read_position(task.position)
+        if engine.legal_actions(state):
+            hint(state, REVIEW_LEVEL, seed=seed)
+            return
 
 
 def _warm_up(conn: Connection, warmed: set[str], started: list[bool], name: str, run: Any) -> None:
@@ -235,6 +269,8 @@ class ThinkingPool:
         self._slots: list[_Slot] = []
         self._idle: list[_Slot] = []
         self._waiters: collections.deque[asyncio.Future[_Slot]] = collections.deque()
+        self._later: collections.deque[asyncio.Future[_Slot]] = collections.deque()
+        """Review chunks waiting: served only when no decision or hint waits."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
         self._restarts = self._timeouts = 0
@@ -277,13 +313,24 @@ class ThinkingPool:
         ranked: list[Ranked] = await self._ask(request, self.queue, f"the {level} hint")
         return ranked
 
+    async def judge(self, tasks: Sequence[Task], seed: int) -> list[Verdict]:
+        """``pachisi.review.judge(task, seed=seed)`` of each task in a worker, in order,
+        within ``seconds`` for the lot. A chunk waits while any decision or hint waits
+        (those go first), however many chunks wait: keep chunks short."""
+        if not tasks:
+            return []
+        request = ("judge", (list(tasks), seed))
+        what = f"a review's {len(tasks)} steps"
+        verdicts: list[Verdict] = await self._ask(request, None, what, later=True)
+        return verdicts
+
     async def close(self) -> None:
         """Kill every worker and fail every request, waiting or running, with
         :class:`PoolClosed`, within a second; closing again does nothing."""
         if self._closed:
             return
         self._closed = True
-        for waiter in self._waiters:
+        for waiter in [*self._waiters, *self._later]:
             if not waiter.done():
                 waiter.set_exception(PoolClosed("the thinking pool closed"))
         for task in self._tasks:
@@ -294,6 +341,7 @@ class ThinkingPool:
                 slot.reply.set_exception(PoolClosed("the thinking pool closed"))
             processes.append(slot.stop(kill=False))
         self._waiters.clear()
+        self._later.clear()
         self._idle.clear()
         alive = await _reap([p for p in processes if p is not None], GRACE_SECONDS)
         for process in alive:
@@ -338,17 +386,19 @@ class ThinkingPool:
 
     # ----------------------------------------------------------------- requests
 
-    async def _acquire(self, limit: int | None) -> _Slot:
-        """A ready worker, waiting for one if need be (unless ``limit`` requests wait)."""
+    async def _acquire(self, limit: int | None, later: bool = False) -> _Slot:
+        """A ready worker, waiting for one if need be (unless ``limit`` requests wait);
+        ``later``: behind every decision and hint, however late they come."""
         await self.start()
-        if self._idle and not self._waiters:
+        queue = self._later if later else self._waiters
+        if self._idle and not self._waiters and not queue:
             slot = self._idle.pop()
             slot.busy = True
             return slot
         if limit is not None and len(self._waiters) >= limit:
             raise PoolBusy(f"{len(self._waiters)} requests wait for the computer already")
         waiter: asyncio.Future[_Slot] = asyncio.get_running_loop().create_future()
-        self._waiters.append(waiter)
+        queue.append(waiter)
         try:
             return await waiter
         except asyncio.CancelledError:
@@ -357,25 +407,29 @@ class ThinkingPool:
             raise
         finally:
             with contextlib.suppress(ValueError):
-                self._waiters.remove(waiter)
+                queue.remove(waiter)
 
     def _release(self, slot: _Slot) -> None:
-        """Give a worker that is ready to the first request waiting, or keep it idle."""
+        """Give a worker that is ready to the first request waiting (decisions and hints
+        before review chunks), or keep it idle."""
         slot.busy = False
-        while self._waiters and not self._closed:
-            waiter = self._waiters.popleft()
-            if not waiter.done():
-                slot.busy = True
-                waiter.set_result(slot)
-                return
+        for queue in (self._waiters, self._later):
+            while queue and not self._closed:
+                waiter = queue.popleft()
+                if not waiter.done():
+                    slot.busy = True
+                    waiter.set_result(slot)
+                    return
         if not self._closed:
             self._idle.append(slot)
 
-    async def _ask(self, request: tuple[str, Any], limit: int | None, what: str) -> Any:
-        slot = await self._acquire(limit)
+    async def _ask(
+        self, request: tuple[str, Any], limit: int | None, what: str, later: bool = False
+    ) -> Any:
+        slot = await self._acquire(limit, later)
         while slot.process is None or not slot.process.is_alive():
             self._replace(slot)  # it died idle (the out-of-memory killer?): no request's fault
-            slot = await self._acquire(limit)
+            slot = await self._acquire(limit, later)
         pid = slot.process.pid
         try:
             assert slot.conn is not None
