@@ -3,7 +3,6 @@ the cowries, the move list, the export, the screenshot for the README, a phone's
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +14,6 @@ from tests.e2e.driver import moves, offer, play_once, play_until_over, wait_for_
 from tests.e2e.server import Server
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
-
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.png"
 
 
 def _start_from_lobby(page: Any, server: Server, ruleset: str = "classic") -> None:
@@ -84,10 +81,8 @@ def test_a_game_in_progress_is_drawn_with_the_cowries(
     assert "% to win" in page.locator("#hints li").first.inner_text()
     for _ in range(30):
         play_once(page)
-    # The README's picture is renewed on request (or when missing), so that an ordinary run
-    # leaves the checkout as it was; the picture is taken every time all the same.
-    renew = os.environ.get("PACHISI_UPDATE_SCREENSHOT") == "1" or not SCREENSHOT.exists()
-    target = SCREENSHOT if renew else tmp_path / "screenshot.png"
+    # (The README's picture is tests/e2e/test_screenshots.py's, of a reproducible game.)
+    target = tmp_path / "screenshot.png"
     # A moment worth a picture: our man to move, its squares marked, nothing in flight.
     for _ in range(200):
         if offer(page) == "act" and page.locator("#board .piece.movable").count():
