@@ -10,6 +10,7 @@ import { GameConnection } from "./connection.js";
 import { drawThrow } from "./cowries.js";
 import { focusAction, focusInPlay, installKeys, restoreFocus } from "./keys.js";
 import { mountLanguageSwitch, setUpLanguage, t, tOr } from "./i18n.js";
+import { setUpLayout } from "./layout.js";
 import { actionsOfMan, actionsTo, destinations, groupOf, pickable } from "./picking.js";
 import { adoptSecretsFromUrl, heldTokens, keptWatch, ownerToken, storeToken } from "./tokens.js";
 import { actionText, eventText, resultText, turnText } from "./words.js";
@@ -540,6 +541,7 @@ function mountLabelsToggle() {
 }
 
 async function start() {
+  setUpLayout();
   const invited = adoptSecretsFromUrl(gameId);
   page.watch = keptWatch(gameId);
   page.owner = ownerToken(gameId);
