@@ -83,11 +83,13 @@ def test_a_game_in_progress_is_drawn_with_the_cowries(
         play_once(page)
     # (The README's picture is tests/e2e/test_screenshots.py's, of a reproducible game.)
     target = tmp_path / "screenshot.png"
-    # A moment worth a picture: our man to move, its squares marked, nothing in flight.
+    # A moment worth a picture: our man to move, chosen, its squares marked, nothing in flight.
     for _ in range(200):
         if offer(page) == "act" and page.locator("#board .piece.movable").count():
             break
         play_once(page)
+    page.locator("#board .piece.movable[tabindex='0']").first.click()
+    assert page.locator("#board .square.target, #board .charkoni-part.target").count() >= 1
     page.wait_for_function("() => document.getAnimations().length === 0")
     page.screenshot(path=str(target))
     assert target.stat().st_size > 10_000

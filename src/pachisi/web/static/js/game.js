@@ -13,6 +13,7 @@ import { focusAction, focusInPlay, installKeys, restoreFocus } from "./keys.js";
 import { mountLanguageSwitch, setUpLanguage, t, tOr } from "./i18n.js";
 import { DEFAULT_OPTIONS, mountOptions } from "./options.js";
 import { Pacer, stepKind } from "./pace.js";
+import { setUpLayout } from "./layout.js";
 import { actionsOfMan, actionsTo, destinations, groupOf, pickable } from "./picking.js";
 import { adoptSecretsFromUrl, heldTokens, keptWatch, ownerToken, storeToken } from "./tokens.js";
 import { actionText, eventText, resultText, turnText } from "./words.js";
@@ -562,6 +563,7 @@ function mountLabelsToggle() {
 }
 
 async function start() {
+  setUpLayout();
   const invited = adoptSecretsFromUrl(gameId);
   page.watch = keptWatch(gameId);
   page.owner = ownerToken(gameId);

@@ -35,6 +35,8 @@ function show(index, animate) {
   replay.index = Math.max(0, Math.min(index, steps.length - 1));
   const step = steps[replay.index];
   const view = stepView(step);
+  // The step's own move is marked, however the step was reached.
+  replay.board.setLastMove(step.events);
   replay.board.update(view, animate ? step.events : [], NO_HIGHLIGHT);
   const said = step.events.map((e) => eventText(e, squareName)).filter(Boolean).join(" ");
   $("step-heading").textContent = t("replay.at_step", {
