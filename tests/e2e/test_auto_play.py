@@ -127,3 +127,30 @@ def test_a_whole_game_costs_only_its_decisions(own_options: Any, server: Server)
     assert played.clicks == played.throws + played.choices
     assert played.auto > 0
     assert played.waiting_seconds <= FAST_WAITING_SECONDS, played
+
+
+@pytest.mark.usefixtures("sqlite_only")
+def test_a_spectators_page_never_plays(browser: Any, context: Any, server: Server) -> None:
+    game = server.create_game(
+        [{"kind": "human"}] + [{"kind": "computer", "player": "random"}] * 3, ruleset="classic"
+    )
+    player = context.new_page()
+    player.goto(server.url + game["links"][0]["url"])
+    player.wait_for_selector("#board .piece")
+    options = {"autoThrow": True, "autoSingle": True, "autoSame": True, "pace": "instant"}
+    made = browser.new_context(locale="en-GB", game_options=options)
+    try:
+        watcher = made.new_page()
+        watcher.goto(f"{server.url}/game/{game['id']}")
+        watcher.wait_for_selector("#board .piece")
+        # The game waits for the person's throw (the throw-off's first): the spectator's
+        # page, told to throw for its player, has no player to throw for.
+        player.wait_for_function("() => !document.getElementById('throw-button').disabled")
+        version = server.api("GET", f"/api/games/{game['id']}")["version"]
+        watcher.wait_for_timeout(1500)
+        assert server.api("GET", f"/api/games/{game['id']}")["version"] == version
+        assert watcher.get_by_test_id("throw-button").is_disabled()
+        # Nothing was tried either: the server would have refused it, and the page said so.
+        assert watcher.get_by_test_id("error").is_hidden()
+    finally:
+        made.close()

@@ -97,3 +97,35 @@ def test_a_drawn_game_says_so_with_its_reason(context: Any, server: Server) -> N
     page.wait_for_url(f"**/replay/{drawn['id']}")
     page.wait_for_selector("#moves li")
     assert "a draw" in page.get_by_test_id("result").inner_text()
+
+
+@pytest.mark.usefixtures("sqlite_only")
+def test_the_replay_says_a_throw_was_a_grace(context: Any, server: Server) -> None:
+    # Under the Wikipedia rules a grace is thrown again at once (the throws are used
+    # together): only the grace's own event can say it was one.
+    view = _finished(server, [server.create_game(COMPUTERS, ruleset="wikipedia-full")["id"]])[0]
+    history = server.api("GET", f"/api/games/{view['id']}/history?limit=200")
+    steps = history["steps"]
+    # A step that threw a grace and so throws again: no throw is in use, and the grace
+    # is known only from the throw's event.
+    graces = [
+        step["version"]
+        for step in steps
+        if step["turn"]["throw"] is None
+        and any(e["kind"] == "throw" and e["grace"] for e in step["events"])
+    ]
+    plain = [
+        step["version"]
+        for step in steps
+        if step["turn"]["throw"] is None
+        and any(e["kind"] == "throw" and not e["grace"] for e in step["events"])
+    ]
+    assert graces and plain
+    page = context.new_page()
+    page.goto(f"{server.url}/replay/{view['id']}")
+    page.wait_for_selector("#moves li")
+    page.get_by_test_id("slider").fill(str(graces[0]))
+    assert page.locator("#throw").inner_text().endswith("a grace")
+    page.get_by_test_id("slider").fill(str(plain[0]))
+    assert "Last throw" in page.locator("#throw").inner_text()
+    assert "grace" not in page.locator("#throw").inner_text()

@@ -27,7 +27,7 @@ function stepView(step) {
 function throwAt(step) {
   if (step.turn?.throw) return step.turn.throw;
   const thrown = step.events.find((e) => e.kind === "throw" || e.kind === "throw_off");
-  return thrown ? { k: thrown.k, value: thrown.value, grace: false, last: true } : null;
+  return thrown ? { k: thrown.k, value: thrown.value, grace: Boolean(thrown.grace), last: true } : null;
 }
 
 function show(index, animate) {
