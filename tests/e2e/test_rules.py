@@ -176,3 +176,13 @@ def test_every_page_header_links_to_the_rules(context: Any, server: Server) -> N
     page.get_by_role("link", name=_catalogue("en")["rules.link"]).click()
     page.wait_for_selector("body[data-ready=true]")
     assert page.url == server.url + "/rules"
+
+
+@pytest.mark.parametrize(("ruleset", "key"), [("classic", "castle"), ("ludii", "castle_not")])
+def test_the_castle_25_from_home_is_told_as_the_engine_has_it(
+    context: Any, server: Server, ruleset: str, key: str
+) -> None:
+    page = context.new_page()
+    _open(page, server, ruleset)
+    told = _catalogue("en")[f"rules.home.{key}"].format(castle="a10", distance=25)
+    assert page.locator("#guide-home-castle").inner_text() == told

@@ -38,6 +38,7 @@ def test_the_classic_guide_has_the_throws_the_board_and_every_switch(client: Tes
     assert board["first_square"] == "j8"  # South's square 1, (9, 7)
     assert board["castle_25"] == "a10" and board["castle_25"] in board["castles"]
     # From a10 round West's arm, up South's outer column and home up its middle column.
+    assert board["castle_25_finishes"] is True
     assert len(board["home_path"]) == 24 and board["home_path"][0] == "a9"
     assert board["home_path"][-8:] == ["j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8"]
     assert [(s["key"], s["rule"]) for s in guide["switches"]] == [(s.key, s.rule) for s in SWITCHES]
@@ -87,6 +88,13 @@ def test_every_switch_value_is_written_as_ruleset_strings_write_it() -> None:
         assert row["value"] == format_value(switch.key, getattr(ruleset, switch.key))
     assert guide_json(ruleset)["entry_values"] == []
     assert guide_json(parse_ruleset("ludii"))["exit_values"] == "ludii"
+
+
+def test_whether_a_25_goes_home_from_the_castle_is_the_engines_answer() -> None:
+    # S11's castle: a 25 takes a man home from it, but not in Ludii's flow (E.2, SC-48).
+    for name in ("classic", "wikipedia-full", "herklots-6", "tylor-1879"):
+        assert guide_json(parse_ruleset(name))["board"]["castle_25_finishes"] is True, name
+    assert guide_json(parse_ruleset("ludii"))["board"]["castle_25_finishes"] is False
 
 
 def test_an_unknown_or_bad_ruleset_is_refused_with_a_message(client: TestClient) -> None:

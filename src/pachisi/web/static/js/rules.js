@@ -197,7 +197,9 @@ function drawTexts(guide) {
   $("guide-enter-text").textContent = entering;
   $("guide-enter-caption").textContent = t("rules.enter.caption", names);
   const castle = { castle: facts.castle_25, distance: facts.castle_distance };
-  $("guide-home-castle").textContent = t("rules.home.castle", castle);
+  // Whether a 25 takes a man home from there is the engine's answer (false in Ludii's flow).
+  const parking = facts.castle_25_finishes === false ? "rules.home.castle_not" : "rules.home.castle";
+  $("guide-home-castle").textContent = t(parking, castle);
   $("guide-home-caption").textContent = t("rules.home.caption", castle);
   const base = tOr(`ruleset.${guide.base}`, guide.description);
   $("guide-showing").textContent = t("rules.showing", { ruleset: guide.ruleset, description: base });
