@@ -186,3 +186,17 @@ def test_the_castle_25_from_home_is_told_as_the_engine_has_it(
     _open(page, server, ruleset)
     told = _catalogue("en")[f"rules.home.{key}"].format(castle="a10", distance=25)
     assert page.locator("#guide-home-castle").inner_text() == told
+
+
+def test_the_lobbys_link_opens_the_rules_chosen_in_its_form(context: Any, server: Server) -> None:
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#ruleset option", state="attached")
+    page.get_by_test_id("ruleset").select_option("herklots-6")
+    page.locator("#switches").fill("+capture_bonus=false")
+    page.get_by_role("link", name=_catalogue("en")["rules.link"]).click()
+    page.wait_for_selector("body[data-ready=true]")
+    shown = page.get_by_test_id("guide-showing").inner_text()
+    assert "herklots-6+capture_bonus=false" in shown
+    row = page.locator("[data-testid=switch-table] tr[data-key=capture_bonus]")
+    assert row.locator("td").nth(2).inner_text() == "false"
