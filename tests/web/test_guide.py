@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
+from pathlib import Path
 from urllib.parse import quote
 
 from fastapi.testclient import TestClient
@@ -108,3 +110,27 @@ def test_an_unknown_or_bad_ruleset_is_refused_with_a_message(client: TestClient)
         assert response.status_code == 400, text
         assert words in response.json()["detail"], (text, response.json())
     assert client.get("/api/rules/").status_code == 400
+
+
+CATALOGUES = Path(__file__).resolve().parents[2] / "src" / "pachisi" / "web" / "static" / "i18n"
+SPECIAL_VALUES = {
+    "stacking": ("all", "castles_only", "none"),
+    "last_square_exit": ("none", "ludii"),
+    "reroll_values": ("none",),
+    "entry_values": ("none",),
+}
+"""Free-form switches' values that the rules page tells in words of their own."""
+
+
+def test_every_switch_value_the_rules_page_can_show_has_a_text_in_every_language() -> None:
+    for lang in ("en", "de", "cs", "hu", "hi"):
+        words = json.loads((CATALOGUES / f"{lang}.json").read_text("utf-8"))
+        for switch in SWITCHES:
+            if switch.choices:
+                wanted = [f"rules.value.{switch.key}.{choice}" for choice in switch.choices]
+            else:
+                general = f"rules.value.{switch.key}"
+                assert "{value}" in words.get(general, ""), (lang, general)
+                wanted = [f"{general}.{v}" for v in SPECIAL_VALUES.get(switch.key, ())]
+            missing = [key for key in wanted if not words.get(key)]
+            assert not missing, (lang, missing)
