@@ -200,3 +200,32 @@ def test_the_lobbys_link_opens_the_rules_chosen_in_its_form(context: Any, server
     assert "herklots-6+capture_bonus=false" in shown
     row = page.locator("[data-testid=switch-table] tr[data-key=capture_bonus]")
     assert row.locator("td").nth(2).inner_text() == "false"
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (360, 740), (844, 390)])
+def test_the_game_pages_header_keeps_to_one_line_on_a_phone(
+    browser: Any, server: Server, width: int, height: int
+) -> None:
+    # The link must not cost the board a line of the screen (issue 21, item 3).
+    game = server.create_game([{"kind": "human"}] + [{"kind": "open"}] * 3)
+    made = browser.new_context(
+        locale="en-GB", viewport={"width": width, "height": height}, has_touch=True
+    )
+    try:
+        page = made.new_page()
+        page.goto(server.url + game["links"][0]["url"])
+        page.wait_for_selector("#board .piece")
+        link = page.locator(".top .rules-link")
+        assert (
+            link.inner_text()
+            == _catalogue("en")["rules.link_short" if width < 640 else "rules.link"]
+        )
+        assert link.bounding_box()["height"] >= 44
+        middles = page.eval_on_selector_all(
+            ".top > *",
+            "nodes => nodes.map((node) => { const box = node.getBoundingClientRect();"
+            " return box.top + box.height / 2; })",
+        )
+        assert max(middles) - min(middles) < 4, middles  # one row
+    finally:
+        made.close()
