@@ -116,7 +116,9 @@ function drawDiagrams(guide) {
   const ids = squareIds();
   const facts = guide.board;
   const south = page.geometry.routes["0"];
-  diagram($("guide-board-diagram"), { path: south, names: true });
+  const named = diagram($("guide-board-diagram"), { path: south, names: true });
+  // The files and ranks round the cross too, where the Board can draw them.
+  named.showLabels?.(true);
   const first = ids.get(facts.first_square);
   diagram($("guide-enter-diagram"), {
     pieces: [man(0, "board", first), man(1, "waiting"), man(2, "waiting"), man(3, "waiting")],
