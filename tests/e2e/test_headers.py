@@ -151,3 +151,16 @@ def test_a_replay_keeps_to_the_policy(context: Any, server: Server) -> None:
     page.keyboard.press("End")
     assert page.locator("#board .piece").count() == 16
     assert recorder.violations() == []
+
+
+def test_the_rules_page_keeps_to_the_policy(context: Any, server: Server) -> None:
+    recorder = Recorder(context)
+    page = recorder.page
+    recorder.goto(server.url + "/rules?ruleset=wikipedia-full")
+    page.wait_for_selector("body[data-ready=true]")
+    # Three diagrams, their seats' colours set through the CSSOM as on the game page.
+    assert page.locator(".guide-diagram .piece").count() == 8
+    page.get_by_test_id("guide-ruleset").select_option("ludii")
+    page.locator("#language").select_option("hi")
+    page.wait_for_function("() => document.documentElement.lang === 'hi'")
+    assert recorder.violations() == []

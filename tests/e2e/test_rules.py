@@ -176,3 +176,56 @@ def test_every_page_header_links_to_the_rules(context: Any, server: Server) -> N
     page.get_by_role("link", name=_catalogue("en")["rules.link"]).click()
     page.wait_for_selector("body[data-ready=true]")
     assert page.url == server.url + "/rules"
+
+
+@pytest.mark.parametrize(("ruleset", "key"), [("classic", "castle"), ("ludii", "castle_not")])
+def test_the_castle_25_from_home_is_told_as_the_engine_has_it(
+    context: Any, server: Server, ruleset: str, key: str
+) -> None:
+    page = context.new_page()
+    _open(page, server, ruleset)
+    told = _catalogue("en")[f"rules.home.{key}"].format(castle="a10", distance=25)
+    assert page.locator("#guide-home-castle").inner_text() == told
+
+
+def test_the_lobbys_link_opens_the_rules_chosen_in_its_form(context: Any, server: Server) -> None:
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#ruleset option", state="attached")
+    page.get_by_test_id("ruleset").select_option("herklots-6")
+    page.locator("#switches").fill("+capture_bonus=false")
+    page.get_by_role("link", name=_catalogue("en")["rules.link"]).click()
+    page.wait_for_selector("body[data-ready=true]")
+    shown = page.get_by_test_id("guide-showing").inner_text()
+    assert "herklots-6+capture_bonus=false" in shown
+    row = page.locator("[data-testid=switch-table] tr[data-key=capture_bonus]")
+    assert row.locator("td").nth(2).inner_text() == "false"
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (360, 740), (844, 390)])
+def test_the_game_pages_header_keeps_to_one_line_on_a_phone(
+    browser: Any, server: Server, width: int, height: int
+) -> None:
+    # The link must not cost the board a line of the screen (issue 21, item 3).
+    game = server.create_game([{"kind": "human"}] + [{"kind": "open"}] * 3)
+    made = browser.new_context(
+        locale="en-GB", viewport={"width": width, "height": height}, has_touch=True
+    )
+    try:
+        page = made.new_page()
+        page.goto(server.url + game["links"][0]["url"])
+        page.wait_for_selector("#board .piece")
+        link = page.locator(".top .rules-link")
+        assert (
+            link.inner_text()
+            == _catalogue("en")["rules.link_short" if width < 640 else "rules.link"]
+        )
+        assert link.bounding_box()["height"] >= 44
+        middles = page.eval_on_selector_all(
+            ".top > *",
+            "nodes => nodes.map((node) => { const box = node.getBoundingClientRect();"
+            " return box.top + box.height / 2; })",
+        )
+        assert max(middles) - min(middles) < 4, middles  # one row
+    finally:
+        made.close()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
+from pathlib import Path
 from urllib.parse import quote
 
 from fastapi.testclient import TestClient
@@ -38,6 +40,7 @@ def test_the_classic_guide_has_the_throws_the_board_and_every_switch(client: Tes
     assert board["first_square"] == "j8"  # South's square 1, (9, 7)
     assert board["castle_25"] == "a10" and board["castle_25"] in board["castles"]
     # From a10 round West's arm, up South's outer column and home up its middle column.
+    assert board["castle_25_finishes"] is True
     assert len(board["home_path"]) == 24 and board["home_path"][0] == "a9"
     assert board["home_path"][-8:] == ["j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8"]
     assert [(s["key"], s["rule"]) for s in guide["switches"]] == [(s.key, s.rule) for s in SWITCHES]
@@ -89,6 +92,13 @@ def test_every_switch_value_is_written_as_ruleset_strings_write_it() -> None:
     assert guide_json(parse_ruleset("ludii"))["exit_values"] == "ludii"
 
 
+def test_whether_a_25_goes_home_from_the_castle_is_the_engines_answer() -> None:
+    # S11's castle: a 25 takes a man home from it, but not in Ludii's flow (E.2, SC-48).
+    for name in ("classic", "wikipedia-full", "herklots-6", "tylor-1879"):
+        assert guide_json(parse_ruleset(name))["board"]["castle_25_finishes"] is True, name
+    assert guide_json(parse_ruleset("ludii"))["board"]["castle_25_finishes"] is False
+
+
 def test_an_unknown_or_bad_ruleset_is_refused_with_a_message(client: TestClient) -> None:
     for text, words in [
         ("chess", "unknown ruleset 'chess'"),
@@ -100,3 +110,27 @@ def test_an_unknown_or_bad_ruleset_is_refused_with_a_message(client: TestClient)
         assert response.status_code == 400, text
         assert words in response.json()["detail"], (text, response.json())
     assert client.get("/api/rules/").status_code == 400
+
+
+CATALOGUES = Path(__file__).resolve().parents[2] / "src" / "pachisi" / "web" / "static" / "i18n"
+SPECIAL_VALUES = {
+    "stacking": ("all", "castles_only", "none"),
+    "last_square_exit": ("none", "ludii"),
+    "reroll_values": ("none",),
+    "entry_values": ("none",),
+}
+"""Free-form switches' values that the rules page tells in words of their own."""
+
+
+def test_every_switch_value_the_rules_page_can_show_has_a_text_in_every_language() -> None:
+    for lang in ("en", "de", "cs", "hu", "hi"):
+        words = json.loads((CATALOGUES / f"{lang}.json").read_text("utf-8"))
+        for switch in SWITCHES:
+            if switch.choices:
+                wanted = [f"rules.value.{switch.key}.{choice}" for choice in switch.choices]
+            else:
+                general = f"rules.value.{switch.key}"
+                assert "{value}" in words.get(general, ""), (lang, general)
+                wanted = [f"{general}.{v}" for v in SPECIAL_VALUES.get(switch.key, ())]
+            missing = [key for key in wanted if not words.get(key)]
+            assert not missing, (lang, missing)

@@ -24,6 +24,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from pachisi.describe import DESCRIPTIONS
+from pachisi.notation import read_position
+from pachisi.rules import engine
 from pachisi.rules.board import (
     CASTLES,
     HOME,
@@ -85,6 +87,9 @@ class BoardFacts(BaseModel):
     first_square: str = Field(description="South's square 1, next to the Charkoni")
     castle_25: str = Field(description="South's castle 25 steps from home")
     home_path: list[str] = Field(description="South's squares from there to the last one")
+    castle_25_finishes: bool | None = Field(
+        description="whether a throw of 25 takes a man home from there (None: not known)"
+    )
     castle_distance: int
 
 
@@ -125,6 +130,34 @@ def _board_facts() -> dict[str, Any]:
     }
 
 
+def _castle_25_finishes(r: Ruleset) -> bool | None:
+    """Whether a man of South's on its castle 25 steps from home goes home with a throw of 25
+    (S11), asked of the engine: a made-up position with the throw to use and a capture made
+    (so that V-KILL-BEFORE-HOME allows it). None if the ruleset has no 25, or the position
+    cannot be set up under it."""
+    if CASTLE_DISTANCE not in r.score_table:
+        return None
+    progress = HOME - CASTLE_DISTANCE
+    fields = ["entered=0", "kills=1,0,0,0"]
+    if r.tracks_stack_order:
+        fields.append("order=0a")
+    if r.throw_usage == "collect":
+        side = f"s0 1 items={CASTLE_DISTANCE}"
+    else:
+        side = f"a0 1 k={r.score_table.index(CASTLE_DISTANCE)}"
+        if CASTLE_DISTANCE in r.reroll_values:
+            fields.append("again=true")
+    text = f"{progress},0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 {side} {' '.join(fields)} {r}"
+    try:
+        state = read_position(text)
+    except ValueError:  # a NotationError: the position does not fit these rules
+        return None
+    return any(
+        engine.apply_action(state, action)[0].pos[0] == HOME
+        for action in engine.legal_actions(state)
+    )
+
+
 def guide_json(r: Ruleset) -> dict[str, Any]:
     """Every fact the rules page states about the ruleset ``r``."""
     base = NAMED[r.name]
@@ -155,7 +188,7 @@ def guide_json(r: Ruleset) -> dict[str, Any]:
         "exit_values": exits if isinstance(exits, str) else sorted(exits),
         "players": r.players,
         "teams": r.teams,
-        "board": _board_facts(),
+        "board": {**_board_facts(), "castle_25_finishes": _castle_25_finishes(r)},
         "switches": [
             {
                 "key": s.key,

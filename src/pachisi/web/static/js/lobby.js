@@ -38,9 +38,22 @@ function drawRulesets() {
   const describe = () => {
     const ruleset = meta.rulesets.find((r) => r.name === select.value);
     $("ruleset-description").textContent = ruleset ? tOr(`ruleset.${ruleset.name}`, ruleset.description) : "";
+    linkRules();
   };
   select.onchange = describe;
   describe();
+}
+
+/** The ruleset string the form asks for: the named ruleset and the switches typed after it. */
+function chosenRuleset() {
+  const switches = $("switches").value.trim();
+  return $("ruleset").value + (switches && !switches.startsWith("+") ? `+${switches}` : switches);
+}
+
+/** The header's "How to play" link opens the rules chosen in the form. */
+function linkRules() {
+  const ruleset = chosenRuleset();
+  $("rules-link").href = ruleset === "classic" ? "/rules" : `/rules?ruleset=${encodeURIComponent(ruleset)}`;
 }
 
 function playerLabel(name) {
@@ -232,8 +245,7 @@ async function onCreate(event) {
     $("seats-note").scrollIntoView({ block: "nearest" });
     return;
   }
-  const switches = $("switches").value.trim();
-  const ruleset = $("ruleset").value + (switches && !switches.startsWith("+") ? `+${switches}` : switches);
+  const ruleset = chosenRuleset();
   try {
     const visibility = $("private").checked ? "private" : "public";
     const game = await createGame({ ruleset, players: playersChosen(), seats: seatSpecs(), visibility });
@@ -319,6 +331,7 @@ async function start() {
     radio.addEventListener("change", drawSeatSpecs);
   }
   $("create-form").addEventListener("submit", onCreate);
+  $("switches").addEventListener("input", linkRules);
   $("refresh").addEventListener("click", refreshLists);
   redraw();
   // The lists go stale as games open and end; refresh them while the page is looked at.

@@ -116,7 +116,9 @@ function drawDiagrams(guide) {
   const ids = squareIds();
   const facts = guide.board;
   const south = page.geometry.routes["0"];
-  diagram($("guide-board-diagram"), { path: south, names: true });
+  const named = diagram($("guide-board-diagram"), { path: south, names: true });
+  // The files and ranks round the cross too, where the Board can draw them.
+  named.showLabels?.(true);
   const first = ids.get(facts.first_square);
   diagram($("guide-enter-diagram"), {
     pieces: [man(0, "board", first), man(1, "waiting"), man(2, "waiting"), man(3, "waiting")],
@@ -197,7 +199,9 @@ function drawTexts(guide) {
   $("guide-enter-text").textContent = entering;
   $("guide-enter-caption").textContent = t("rules.enter.caption", names);
   const castle = { castle: facts.castle_25, distance: facts.castle_distance };
-  $("guide-home-castle").textContent = t("rules.home.castle", castle);
+  // Whether a 25 takes a man home from there is the engine's answer (false in Ludii's flow).
+  const parking = facts.castle_25_finishes === false ? "rules.home.castle_not" : "rules.home.castle";
+  $("guide-home-castle").textContent = t(parking, castle);
   $("guide-home-caption").textContent = t("rules.home.caption", castle);
   const base = tOr(`ruleset.${guide.base}`, guide.description);
   $("guide-showing").textContent = t("rules.showing", { ruleset: guide.ruleset, description: base });
