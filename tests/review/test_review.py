@@ -128,3 +128,30 @@ def test_from_json_refuses_bad_input(
 def test_the_process_pool_gives_what_judging_here_gives(reviewed: Review) -> None:
     with process_pool(2) as run:
         assert review(RECORD, run=run) == reviewed
+
+
+def test_individual_seats_are_four_sides() -> None:
+    result = review(short_record(steps=30, ruleset="classic+teams=individual"))
+    assert result.sides == ((0,), (1,), (2,), (3,))
+    assert len(result.start) == 4
+    for v in result.steps:
+        assert len(v.chances) == 4 and sum(v.chances) == pytest.approx(1)
+    judged = [v for v in result.steps if v.judged]
+    assert judged, "the short game has a real decision"
+    for v in judged:
+        assert v.chances[v.seat] == pytest.approx(v.played_win)
+
+
+def test_a_ruleset_without_a_network_is_judged_reproducibly() -> None:
+    # expert searches with MCTS here: the review takes its playouts, not its clock.
+    record = short_record(steps=24, ruleset="classic+capture_bonus=false")
+    first = review(record, seed=5)
+    assert any(v.judged for v in first.steps)
+    assert review(record, seed=5) == first
+
+
+def test_a_record_without_moves_has_only_a_start() -> None:
+    result = review(short_record(steps=0))
+    assert result.steps == ()
+    assert result.start == pytest.approx((0.5, 0.5))
+    assert Review.from_json(result.to_json()) == result
