@@ -10,6 +10,7 @@ import { GameConnection } from "./connection.js";
 import { drawThrow } from "./cowries.js";
 import { focusAction, focusInPlay, installKeys, restoreFocus } from "./keys.js";
 import { mountLanguageSwitch, setUpLanguage, t, tOr } from "./i18n.js";
+import { reviewGame } from "./review-start.js";
 import { adoptSecretsFromUrl, heldTokens, keptWatch, ownerToken, storeToken } from "./tokens.js";
 import { actionText, eventText, resultText, turnText } from "./words.js";
 
@@ -237,6 +238,7 @@ function render(events = []) {
   drawMoves(view);
   drawHints();
   $("replay").hidden = !view.result;
+  $("review").hidden = !view.result;
   page.board.update(view, events, highlight());
   restoreFocus(hadFocus, page.selected !== null);
 }
@@ -508,6 +510,13 @@ async function start() {
   $("throw-button").addEventListener("click", throwCowries);
   $("hint-button").addEventListener("click", askHint);
   $("copy-watch").addEventListener("click", () => copyLink(watchLink()));
+  $("review").addEventListener("click", async () => {
+    const access = await gameAccess(gameId).catch(() => watchQuery);
+    reviewGame(gameId, access).catch((error) => {
+      $("error").textContent = t("review.upload_failed", { message: error.message });
+      $("error").hidden = false;
+    });
+  });
   installKeys({
     throwCowries,
     askHint,
