@@ -18,6 +18,7 @@ from tests.e2e.test_replay import _finished_game
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 
 REVIEW_SECONDS = 120_000  # ms: the first review also starts the workers' engine
+JUDGED = ("best", "inaccuracy", "mistake", "blunder")
 
 
 def _review_from_the_replay(page: Any, server: Server, game_id: str) -> str:
@@ -31,8 +32,9 @@ def test_a_finished_game_is_reviewed_from_its_replay(context: Any, server: Serve
     view = _finished_game(server)
     page = context.new_page()
     review_id = _review_from_the_replay(page, server, view["id"])
-    # The progress bar shows until the review is done.
-    assert page.get_by_test_id("review-progress").is_visible() or page.locator("#done-area").is_visible()
+    # The progress bar shows until the review is done (if the review is not done already).
+    progress = page.get_by_test_id("review-progress")
+    assert progress.is_visible() or page.locator("#done-area").is_visible()
     page.wait_for_selector("#done-area:not([hidden])", timeout=REVIEW_SECONDS)
     assert page.get_by_test_id("review-progress").is_hidden()
     status = server.api("GET", f"/api/reviews/{review_id}")
@@ -42,14 +44,15 @@ def test_a_finished_game_is_reviewed_from_its_replay(context: Any, server: Serve
     graph = page.get_by_test_id("review-graph")
     assert graph.locator("polyline.review-line").count() == 2
     assert graph.locator("title").text_content() == "Each side's win chance over the moves"
-    judged = [s for s in review["steps"] if s["grade"] in ("best", "inaccuracy", "mistake", "blunder")]
+    judged = [s for s in review["steps"] if s["grade"] in JUDGED]
     assert page.locator("#chances-body tr").count() == len(judged)
     # Random players blunder: the page opens on the first mistake or blunder, with the
     # played and the better action drawn on the board.
     worst = [s for s in judged if s["grade"] in ("mistake", "blunder")]
     assert worst, "random play made no mistake"
     first = worst[0]
-    assert page.get_by_test_id("review-step").inner_text().startswith(f"Step {first['step'] + 1} of")
+    heading = page.get_by_test_id("review-step").inner_text()
+    assert heading.startswith(f"Step {first['step'] + 1} of")
     detail = page.get_by_test_id("review-detail").inner_text()
     assert first["grade"] in detail and "Better:" in detail
     assert page.locator("#board .review-marks .review-ring.played").count() >= 1
@@ -87,7 +90,7 @@ def test_a_record_file_uploaded_on_the_replay_page_is_reviewed(
     assert status["game"] is None and len(status["review"]["steps"]) == view["version"]
     assert page.locator("#summary-body tr").count() == 4
     # A bad file: the replay page says why, and stays.
-    path.write_text("[Ruleset \"classic\"]\n\n1. t3 9z+4 *\n")
+    path.write_text('[Ruleset "classic"]\n\n1. t3 9z+4 *\n')
     page.goto(f"{server.url}/replay/{view['id']}")
     page.get_by_test_id("review-upload").set_input_files(str(path))
     error = page.locator("#error")
