@@ -24,7 +24,8 @@ import pytest
 from pachisi.ai.bots import UnknownBotError
 from pachisi.ai.hints import hint
 from pachisi.ai.players import make_player
-from pachisi.notation import read_position
+from pachisi.notation import read_position, read_record
+from pachisi.review import judge_all, tasks
 from pachisi.rules import engine
 from pachisi.rules.ruleset import get_ruleset
 from pachisi.web import thinking
@@ -208,7 +209,8 @@ def test_close_stops_busy_workers_at_once_and_fails_their_requests() -> None:
 
 SERVER = """
 import asyncio, multiprocessing
-from pachisi.notation import read_position
+from pachisi.notation import read_position, read_record
+from pachisi.review import judge_all, tasks
 from pachisi.web.thinking import ThinkingPool
 from tests.ai.positions import ACTING
 
@@ -263,3 +265,33 @@ def test_a_pool_whose_workers_cannot_start_says_so_and_closes(
             await pool.choose("greedy", STATE, 1)
 
     asyncio.run(test())
+
+
+def test_review_chunks_wait_behind_every_decision_and_hint() -> None:
+    moves = " ".join(["t3", "t0", "t2", "t6"])  # the throw-off: throws only, nothing searched
+    throws = tasks(read_record(f'[Ruleset "classic"]\n\n{moves} *\n'))
+    order: list[str] = []
+
+    async def noted(name: str, request: Awaitable[T]) -> T:
+        answer = await request
+        order.append(name)
+        return answer
+
+    async def test(pool: ThinkingPool) -> None:
+        assert await pool.judge([], 0) == []
+        busy = asyncio.create_task(pool.choose("mcts:10000", STATE, 1))  # 0.5 s or so
+        await asyncio.sleep(0.05)
+        chunk = asyncio.create_task(noted("chunk", pool.judge(throws, 0)))
+        await asyncio.sleep(0.05)
+        # Asked after the chunk, served before it.
+        decision = asyncio.create_task(noted("decision", pool.choose("greedy", STATE, 1)))
+        hinted = asyncio.create_task(noted("hint", pool.hint(STATE, "medium", 1)))
+        await asyncio.sleep(0.05)
+        assert not busy.done(), "the first decision ended too soon to test the order"
+        assert pool.stats["waiting"] == 2  # the chunk waits apart, behind them
+        verdicts = await chunk
+        await asyncio.gather(busy, decision, hinted)
+        assert order == ["decision", "hint", "chunk"]
+        assert verdicts == judge_all(throws, seed=0)
+
+    run(ThinkingPool(workers=1), test)

@@ -176,7 +176,7 @@ class ReviewJobs:
             self._runner.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._runner
-        for job in self.jobs.values():
+        for job in list(self.jobs.values()):
             if job.active:
                 self._finish(job, FAILED, "the server stopped")
 

@@ -15,6 +15,7 @@ import { DEFAULT_OPTIONS, mountOptions } from "./options.js";
 import { Pacer, stepKind } from "./pace.js";
 import { setUpLayout } from "./layout.js";
 import { actionsOfMan, actionsTo, destinations, groupOf, pickable } from "./picking.js";
+import { reviewGame } from "./review-start.js";
 import { adoptSecretsFromUrl, heldTokens, keptWatch, ownerToken, storeToken } from "./tokens.js";
 import { actionText, eventText, resultText, turnText } from "./words.js";
 
@@ -270,6 +271,7 @@ function render(events = []) {
   drawMoves(view);
   drawHints();
   $("replay").hidden = !view.result;
+  $("review").hidden = !view.result;
   page.board.update(view, events, highlight());
   restoreFocus(hadFocus, page.selected !== null);
   // How many real choices there are (the tests check the page plays the others itself).
@@ -607,6 +609,13 @@ async function start() {
   $("throw-button").addEventListener("click", throwCowries);
   $("hint-button").addEventListener("click", askHint);
   $("copy-watch").addEventListener("click", () => copyLink(watchLink()));
+  $("review").addEventListener("click", async () => {
+    const access = await gameAccess(gameId).catch(() => watchQuery);
+    reviewGame(gameId, access).catch((error) => {
+      $("error").textContent = t("review.upload_failed", { message: error.message });
+      $("error").hidden = false;
+    });
+  });
   installKeys({
     throwCowries,
     askHint,

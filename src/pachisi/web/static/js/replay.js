@@ -6,6 +6,7 @@ import { gameAccess, getBoard, recordUrl, withQuery } from "./api.js";
 import { Board } from "./board.js";
 import { drawThrow } from "./cowries.js";
 import { mountLanguageSwitch, setUpLanguage, t } from "./i18n.js";
+import { reviewFile, reviewGame } from "./review-start.js";
 import { eventText, resultText, turnText } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -177,6 +178,19 @@ async function start() {
   document.addEventListener("keydown", onKey);
   drawMoves();
   show(replay.history.steps.length - 1, false);
+  // Only a finished game can be reviewed: its last step has the result.
+  $("review").hidden = !replay.history.steps[replay.history.steps.length - 1].result;
+  $("review").addEventListener("click", () => reviewGame(gameId, access).catch(reviewFailed));
 }
+
+function reviewFailed(error) {
+  $("error").textContent = t("review.upload_failed", { message: error.message });
+  $("error").hidden = false;
+}
+
+$("review-file").addEventListener("change", () => {
+  const file = $("review-file").files[0];
+  if (file) reviewFile(file).catch(reviewFailed);
+});
 
 start();
