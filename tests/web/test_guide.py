@@ -37,6 +37,7 @@ def test_the_classic_guide_has_the_throws_the_board_and_every_switch(client: Tes
     board = guide["board"]
     assert board["squares"] == 96 and board["steps"] == 84
     assert sorted(board["castles"]) == sorted(square_name(sq) for sq in CASTLES)
+    assert board["castles"][:4] == ["j1", "k4", "p9", "s10"]  # as South's men meet them
     assert board["first_square"] == "j8"  # South's square 1, (9, 7)
     assert board["castle_25"] == "a10" and board["castle_25"] in board["castles"]
     # From a10 round West's arm, up South's outer column and home up its middle column.

@@ -82,7 +82,7 @@ class BoardFacts(BaseModel):
     """The board's numbers and the squares the page points out (as the move list names them)."""
 
     squares: int
-    castles: list[str] = Field(description="the 12 castles' names")
+    castles: list[str] = Field(description="the 12 castles, in the order South meets them")
     steps: int = Field(description="steps from leaving the Charkoni back into it")
     first_square: str = Field(description="South's square 1, next to the Charkoni")
     castle_25: str = Field(description="South's castle 25 steps from home")
@@ -113,13 +113,19 @@ class Guide(BaseModel):
     switches: list[SwitchRow] = Field(description="every switch, in RULES.md E.1's order")
 
 
+def _castles_in_route_order() -> list[int]:
+    """The castles in the order South's men meet them (its middle end, visited twice, once)."""
+    met = [SQUARE_OF[0][p] for p in range(1, HOME) if SQUARE_OF[0][p] in CASTLES]
+    return list(dict.fromkeys(met))
+
+
 def _board_facts() -> dict[str, Any]:
     castle_25 = SQUARE_OF[0][HOME - CASTLE_DISTANCE]
     if castle_25 not in CASTLES:
         raise AssertionError("the square 25 steps from home is not a castle (RULES.md A.6)")
     return {
         "squares": NUM_SQUARES,
-        "castles": [square_name(square) for square in sorted(CASTLES)],
+        "castles": [square_name(square) for square in _castles_in_route_order()],
         "steps": HOME,
         "first_square": square_name(SQUARE_OF[0][1]),
         "castle_25": square_name(castle_25),
