@@ -63,6 +63,11 @@ def _tap_sizes(page: Any, selector: str) -> list[tuple[float, float]]:
     return sizes
 
 
+def _tap_middle(page: Any, locator: Any) -> None:
+    box = locator.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
 def test_the_board_and_the_play_fit_on_a_phone(
     phone: tuple[Any, tuple[int, int]], server: Server
 ) -> None:
@@ -106,14 +111,19 @@ def test_the_board_and_the_play_fit_on_a_phone(
     # A man that can move takes a tap of 44 px; chosen, so do its destinations.
     men = _tap_sizes(page, "#board .piece.movable .hit")
     assert men and all(min(w, h) >= TAP_PX for w, h in men), men
-    page.locator("#board .piece.movable[tabindex='0']").first.tap()
-    assert page.locator("#board .piece.selected").count() >= 1
+    # Tapped where a person taps, at the man's middle: the tap areas of men that stand close
+    # overlap, and the tap goes to the nearest man (here the one on the board, by the men
+    # waiting to enter when it has just entered).
+    man = page.locator("#board .piece.movable[tabindex='0']").last
+    chosen = man.get_attribute("data-piece")
+    _tap_middle(page, man.locator(".man-body"))
+    assert page.locator(f"#board .piece.selected[data-piece='{chosen}']").count() == 1
     spots = _tap_sizes(page, "#board .hits .hit")
     assert spots and all(min(w, h) >= TAP_PX for w, h in spots), spots
     _inside(page, "#board", size)
     _inside(page, "#actions", size)
     assert_accessible(page, f"the game page on a {size[0]}x{size[1]} phone, a man chosen")
     count = len(moves(page))
-    page.locator("#board .hits .hit").first.tap()
+    _tap_middle(page, page.locator("#board .hits .hit").first)
     wait_for_moves(page, count + 1)
     assert moves(page)[count].startswith("0")

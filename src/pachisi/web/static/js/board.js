@@ -52,6 +52,20 @@ const OUTWARD = [
   [-1, 0],
 ];
 
+/** Of `nodes`, the one whose drawn centre is nearest to the pointer `event` (null without a
+ * pointer position or nodes). */
+function nearestTo(event, nodes) {
+  if (typeof event.clientX !== "number" || (!event.clientX && !event.clientY)) return null;
+  let best = null;
+  let bestDistance = Infinity;
+  for (const node of nodes) {
+    const box = node.getBoundingClientRect();
+    const distance = Math.hypot(box.x + box.width / 2 - event.clientX, box.y + box.height / 2 - event.clientY);
+    if (distance < bestDistance) [best, bestDistance] = [node, distance];
+  }
+  return best;
+}
+
 export function seatName(seat) {
   return t(`seat.${seat}`);
 }
@@ -379,7 +393,9 @@ export class Board {
       const hit = el("circle", { cx: x, cy: y, r: radius, class: "hit", "data-hit": where }, this.hitLayer);
       hit.addEventListener("click", (event) => {
         event.stopPropagation();
-        this.handle("onSquare", where);
+        const nearest = nearestTo(event, [...this.hitLayer.children]) ?? hit;
+        const key = nearest.dataset.hit;
+        this.handle("onSquare", key === HOME ? HOME : Number(key));
       });
     };
     for (const id of highlight.targets) {
@@ -459,7 +475,11 @@ export class Board {
     el("circle", { cx: 0, cy: 0, r: 0, class: "hit" }, node);
     node.addEventListener("click", (event) => {
       event.stopPropagation();
-      this.handle("onPiece", piece.id);
+      // Tap areas overlap where men that can move stand close (an entry square by the men
+      // waiting): a tap goes to the movable man nearest to it.
+      const movable = [...(this.highlight?.pieces ?? [])].map((id) => this.pieceNodes.get(id)).filter(Boolean);
+      const nearest = this.touch ? nearestTo(event, movable.map((n) => n.querySelector(".man-body"))) : null;
+      this.handle("onPiece", nearest ? Number(nearest.closest(".piece").dataset.piece) : piece.id);
     });
     node.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && node.getAttribute("tabindex") === "0") {
