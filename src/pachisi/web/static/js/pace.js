@@ -6,7 +6,7 @@
 /** Milliseconds between a computer seat's throw (or move) and the step shown before it. */
 export const PACE_MS = Object.freeze({
   instant: Object.freeze({ throw: 0, act: 0 }),
-  fast: Object.freeze({ throw: 30, act: 80 }),
+  fast: Object.freeze({ throw: 20, act: 60 }),
   normal: Object.freeze({ throw: 300, act: 700 }),
 });
 
