@@ -19,7 +19,7 @@ from rich.table import Table
 from pachisi.review.model import DECISION_GRADES, Review
 from pachisi.rules.board import SEAT_NAMES
 
-__all__ = ["SPARKS", "print_review", "side_name", "sparkline", "steps_bar"]
+__all__ = ["SPARKS", "PipeConsole", "print_review", "side_name", "sparkline", "steps_bar"]
 
 SPARKS: Final = "▁▂▃▄▅▆▇█"
 """The sparkline's levels, from a win chance of 0 to 1."""
@@ -31,6 +31,16 @@ _STYLE: Final = {
     "mistake": "dark_orange",
     "blunder": "red",
 }
+
+
+class PipeConsole(Console):
+    """A console whose reader may go away (``pachisi review game.pgn | head``): the closed
+    pipe is a :class:`BrokenPipeError` for the command to answer as the others do (exit 0,
+    quietly), not rich's own exit with code 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError("the output was closed")
 
 
 def side_name(review: Review, side: int) -> str:
