@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+import pachisi.review
 import pachisi.tournament as tournament
 from pachisi import cli
 from pachisi import play as play_module
@@ -34,7 +35,7 @@ from tests.ai.positions import ACTING
 SRC = Path(__file__).parents[1] / "src"
 ENV = {**os.environ, "PYTHONPATH": str(SRC)}
 PACHISI = [sys.executable, "-m", "pachisi.cli"]
-COMMANDS = ("rules", "moves", "hint", "simulate", "tournament", "replay", "play")
+COMMANDS = ("rules", "moves", "hint", "simulate", "tournament", "replay", "review", "play")
 
 
 def test_the_table() -> None:
@@ -87,6 +88,7 @@ def good_argv(command: str, tmp_path: Path, record: Path) -> list[str]:
         "tournament": ["tournament", "--players", "random,greedy", "--games", "2", "--seed", "1"],
         "simulate": ["simulate", "--games", "2", "--seed", "1"],
         "replay": ["replay", str(record)],
+        "review": ["review", str(record), "--workers", "1"],
         "play": ["play", "--seed", "1", "--save", str(tmp_path / "played.pgn")],
     }[command]
 
@@ -202,6 +204,9 @@ BAD_INPUT: list[tuple[str, Any]] = [
     ("simulate", lambda tmp: ["simulate", "--ruleset", "nope"]),
     ("replay", lambda tmp: ["replay", str(tmp / "missing.pgn")]),
     ("replay", lambda tmp: ["replay", str(tmp)]),
+    ("review", lambda tmp: ["review", str(tmp / "missing.pgn")]),
+    ("review", lambda tmp: ["review", bad_record(tmp)]),
+    ("review", lambda tmp: ["review", str(tmp), "--workers", "0"]),
     ("play", lambda tmp: ["play", "--save", str(tmp)]),
     ("play", lambda tmp: ["play", "--bots", "minimax", "--save", str(tmp / "g.pgn")]),
     ("play", lambda tmp: ["play", "--ruleset", "bogus", "--save", str(tmp / "g.pgn")]),
@@ -325,6 +330,7 @@ def break_command(monkeypatch: pytest.MonkeyPatch, command: str, exc: BaseExcept
         "simulate": (cli, "simulate"),
         "tournament": (tournament, "run_games"),
         "replay": (cli, "read_game_file"),
+        "review": (pachisi.review, "review"),
         "play": (play_module, "describe_played"),
     }
     module, name = target[command]

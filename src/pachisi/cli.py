@@ -894,11 +894,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _cmd_review(args: argparse.Namespace) -> int:
     # Imported here, as the search it runs is: the other commands need neither.
-    from rich.console import Console
-
     from pachisi.notation import read_record_file
     from pachisi.review import process_pool, review
-    from pachisi.review.terminal import print_review, steps_bar
+    from pachisi.review.terminal import PipeConsole, print_review, steps_bar
 
     record = read_record_file(args.file)
     with (
@@ -909,7 +907,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
     else:
-        print_review(result, Console())
+        print_review(result, PipeConsole())
     return 0
 
 

@@ -28,6 +28,15 @@ def record_file(tmp_path: Path) -> Path:
     return path
 
 
+def test_a_name_is_printed_as_it_is(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = short_record(steps=10)
+    record.tags["Seat1"] = "[b]R[/b]"
+    path = tmp_path / "named.pgn"
+    path.write_text(write_record(record), encoding="utf-8")
+    code, out, _ = run(capsys, str(path), "--workers", "1")
+    assert code == cli.EXIT_OK and "[b]R[/b]" in out
+
+
 def test_json_is_the_library_review(capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     code, out, _ = run(capsys, str(record_file), "--json", "--workers", "1", "--seed", "4")
     assert code == cli.EXIT_OK

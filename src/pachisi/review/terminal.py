@@ -13,13 +13,14 @@ from typing import Final
 
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from pachisi.review.model import DECISION_GRADES, Review
 from pachisi.rules.board import SEAT_NAMES
 
-__all__ = ["SPARKS", "print_review", "side_name", "sparkline", "steps_bar"]
+__all__ = ["SPARKS", "PipeConsole", "print_review", "side_name", "sparkline", "steps_bar"]
 
 SPARKS: Final = "▁▂▃▄▅▆▇█"
 """The sparkline's levels, from a win chance of 0 to 1."""
@@ -31,6 +32,16 @@ _STYLE: Final = {
     "mistake": "dark_orange",
     "blunder": "red",
 }
+
+
+class PipeConsole(Console):
+    """A console whose reader may go away (``pachisi review game.pgn | head``): the closed
+    pipe is a :class:`BrokenPipeError` for the command to answer as the others do (exit 0,
+    quietly), not rich's own exit with code 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError("the output was closed")
 
 
 def side_name(review: Review, side: int) -> str:
@@ -77,12 +88,16 @@ def print_review(review: Review, console: Console) -> None:
 
 def _summary_table(review: Review) -> Table:
     table = Table(title="Per seat", box=box.SIMPLE_HEAD)
-    for heading in ("seat", "player", *DECISION_GRADES, "forced", "avg loss"):
-        table.add_column(heading, justify="left" if heading in ("seat", "player") else "right")
+    table.add_column("seat", no_wrap=True)
+    # Long names wrap rather than squeeze the counts' headings.
+    table.add_column("player", overflow="fold")
+    for heading in (*DECISION_GRADES, "forced", "avg loss"):
+        table.add_column(heading, justify="right", min_width=len(heading))
     for s in review.summary:
         average = "-" if s.average_loss is None else f"{s.average_loss:.2f}"
         counts = [str(s.counts[g]) for g in (*DECISION_GRADES, "forced")]
-        table.add_row(f"{s.seat} {SEAT_NAMES[s.seat]}", s.name or "-", *counts, average)
+        # A name is the record's tag, anything at all: never read as rich markup.
+        table.add_row(f"{s.seat} {SEAT_NAMES[s.seat]}", escape(s.name) or "-", *counts, average)
     return table
 
 
