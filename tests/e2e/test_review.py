@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.e2e.accessibility import assert_accessible
 from tests.e2e.conftest import CHROMIUM
 from tests.e2e.server import Server
 from tests.e2e.test_replay import _finished_game
@@ -55,14 +56,25 @@ def test_a_finished_game_is_reviewed_from_its_replay(context: Any, server: Serve
     assert heading.startswith(f"Step {first['step'] + 1} of")
     detail = page.get_by_test_id("review-detail").inner_text()
     assert first["grade"] in detail and "Better:" in detail
+    # A mistake that moved a man when another move was better: both are drawn on the board.
+    drawn = status["actions"]
+    moved = [
+        s
+        for s in worst
+        if all(drawn[str(s["step"])][k]["to"] is not None for k in drawn[str(s["step"])])
+    ]
+    assert moved, "no mistake moved a man"
+    page.locator(f"#decisions li[data-step='{moved[0]['step']}'] button").click()
     assert page.locator("#board .review-marks .review-ring.played").count() >= 1
     assert page.locator("#board .review-marks .review-ring.best").count() >= 1
+    page.locator(f"#decisions li[data-step='{first['step']}'] button").click()
     # The decisions listed are the mistakes and blunders; the next jump goes to the second.
     assert page.locator("#decisions li").count() == len(worst)
     if len(worst) > 1:
         page.get_by_test_id("next-mistake").click()
         heading = page.get_by_test_id("review-step").inner_text()
         assert heading.startswith(f"Step {worst[1]['step'] + 1} of")
+    assert_accessible(page, "the review page of a finished game")
     page.get_by_test_id("review-filter").select_option("all")
     assert page.locator("#decisions li").count() == len(judged)
     # The export link downloads exactly the review's JSON.
