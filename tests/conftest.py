@@ -30,6 +30,7 @@ USERS = (
     "tests/ai/",
     "tests/env/",
     "tests/tournament/",
+    "tests/review/",
     "tests/test_bots.py",
     "tests/test_cli.py",
     "tests/test_exit_codes.py",

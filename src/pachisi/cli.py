@@ -22,6 +22,7 @@ while this module is still loading into exit code 130.
                        [--ray [ADDRESS]] [--max-steps N] [--json] [--csv FILE]
                        [--plot FILE.png]
     pachisi replay FILE
+    pachisi review RECORD [--json] [--workers N] [--seed S]
     pachisi play [--ruleset R] [--seat S] [--seed N] [--bots B] [--save FILE]
                  [--max-steps N] [--color]
     pachisi serve [--host H] [--port P] [--database URL] [--computer-delay SECONDS]
@@ -414,6 +415,19 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="read a game record and show where it ends")
     p.add_argument("file", metavar="FILE")
     p.set_defaults(run=_cmd_replay)
+
+    p = sub.add_parser("review", help="judge every decision of a game record with expert")
+    p.add_argument("file", metavar="RECORD")
+    p.add_argument("--json", action="store_true", help="print the review as one JSON object")
+    p.add_argument(
+        "--workers",
+        type=_integer(1, MAX_WORKERS),
+        default=2,
+        metavar="N",
+        help="worker processes judging the decisions (default: 2)",
+    )
+    p.add_argument("--seed", type=_integer(0, MAX_SEED), default=0, metavar="S", help="default: 0")
+    p.set_defaults(run=_cmd_review)
 
     p = sub.add_parser("play", help="play a game in the terminal against bots")
     p.add_argument("--ruleset", default="classic", metavar="R", help="default: classic")
@@ -871,6 +885,30 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     print(write_position(game.state))
     result = game.outcome()
     print(f"Game over: {result}." if result else f"Not over. {situation(game.state)}")
+    return 0
+
+
+# --------------------------------------------------------------------------- review
+
+
+def _cmd_review(args: argparse.Namespace) -> int:
+    # Imported here, as the search it runs is: the other commands need neither.
+    from rich.console import Console
+
+    from pachisi.notation import read_record_file
+    from pachisi.review import process_pool, review
+    from pachisi.review.terminal import print_review, steps_bar
+
+    record = read_record_file(args.file)
+    with (
+        process_pool(args.workers, seed=args.seed) as run,
+        steps_bar(show=not args.json and sys.stderr.isatty()) as bar,
+    ):
+        result = review(record, seed=args.seed, run=run, progress=bar)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=1))
+    else:
+        print_review(result, Console())
     return 0
 
 

@@ -17,6 +17,7 @@ from typing import Final
 from pachisi.ai.budget import Budget
 from pachisi.ai.evaluation import side_of, sides, win_chances
 from pachisi.ai.hints import hint
+from pachisi.ai.levels import make_level
 from pachisi.ai.ranked import Ranked
 from pachisi.notation import GameRecord, read_position, replay, write_position
 from pachisi.notation.record import move_text, result_of
@@ -35,14 +36,16 @@ from pachisi.rules.actions import Action, InvalidActionError
 from pachisi.rules.state import CHANCE as CHANCE_NODE
 from pachisi.rules.state import State
 
-__all__ = ["CHUNK", "LEVEL", "REVIEW_BUDGET", "judge", "judge_all", "review", "tasks"]
+__all__ = ["CHUNK", "LEVEL", "REVIEW_BUDGET", "budget_for", "judge", "judge_all", "review", "tasks"]
 
 LEVEL: Final = "expert"
 """The level whose judgement a review gives."""
 REVIEW_BUDGET: Final = Budget(playouts=20_000)
-"""``expert``'s own budget of positions without its clock, so that a review does not depend
-on how busy the machine is: the same record and seed give the same review. Depth 3 needs at
-most about 4,300 positions on the named rulesets (pachisi.ai.levels.EXPERT_BUDGET)."""
+"""``expert``'s budget of positions with the learned evaluation, without its clock, so that
+a review does not depend on how busy the machine is: the same record and seed give the same
+review. Depth 3 needs at most about 4,300 positions on the named rulesets
+(pachisi.ai.levels.EXPERT_BUDGET). Where ``expert`` falls back on its hand-weighted search,
+a review takes that search's own playouts, again without the clock (:func:`budget_for`)."""
 CHUNK: Final = 48
 """How many tasks :func:`review` hands to ``run`` at a time: small enough for a steady
 progress bar, large enough that sending them costs little beside judging them."""
@@ -82,7 +85,7 @@ def judge(
     actions = engine.legal_actions(state)
     if _one_outcome(state, actions):
         return replace(base, grade=FORCED)
-    ranked = hint(state, level, seed=seed, budget=REVIEW_BUDGET)
+    ranked = hint(state, level, seed=seed, budget=budget_for(state, level))
     best = ranked[0]
     mine = _find(state, ranked, played)
     loss = max(0.0, best.win - mine.win) * 100
@@ -151,6 +154,17 @@ def review(
         steps=tuple(steps),
         start=start,
     )
+
+
+def budget_for(state: State, level: str = LEVEL) -> Budget:
+    """What a review lets ``level`` spend on a decision of ``state``: its own playouts for
+    this ruleset (:data:`REVIEW_BUDGET` for ``expert``'s compiled search) and no clock."""
+    player = make_level(level).player
+    pick = getattr(player, "pick", None)
+    own = pick(state)[1] if pick is not None else None
+    if own is None or own.playouts is None:
+        return REVIEW_BUDGET
+    return Budget(playouts=own.playouts)
 
 
 # --------------------------------------------------------------------------- helpers

@@ -74,7 +74,7 @@ class Thresholds:
         return {"inaccuracy": self.inaccuracy, "mistake": self.mistake, "blunder": self.blunder}
 
 
-THRESHOLDS: Final = Thresholds(inaccuracy=2.0, mistake=6.0, blunder=15.0)
+THRESHOLDS: Final = Thresholds(inaccuracy=1.0, mistake=2.5, blunder=5.0)
 """The thresholds reviews use: docs/review.md gives the measured loss distributions of the
 ladder's levels they were chosen from."""
 
