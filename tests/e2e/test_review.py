@@ -32,7 +32,14 @@ def _review_from_the_replay(page: Any, server: Server, game_id: str) -> str:
 def test_a_finished_game_is_reviewed_from_its_replay(context: Any, server: Server) -> None:
     view = _finished_game(server)
     page = context.new_page()
+    # The game page offers the review once the game is over.
+    page.goto(f"{server.url}/game/{view['id']}")
+    page.get_by_test_id("review-button").click()
+    page.wait_for_url("**/review/*")
+    from_the_game = page.url.rsplit("/", 1)[1]
+    # The replay page's "Review" finds the same review (a game is reviewed once).
     review_id = _review_from_the_replay(page, server, view["id"])
+    assert review_id == from_the_game
     # The progress bar shows until the review is done (if the review is not done already).
     progress = page.get_by_test_id("review-progress")
     assert progress.is_visible() or page.locator("#done-area").is_visible()
