@@ -73,14 +73,22 @@ def main(argv: list[str] | None = None) -> int:
         record, seed = game_of_length(args.steps, args.seed)
         print(f"record     a classic game of {', '.join(LADDER)}, game seed {seed}")
     start = time.perf_counter()
+    marks: list[float] = []
     with process_pool(args.workers) as run:
-        result = review(record, run=run)
+        result = review(record, run=run, progress=lambda d, t: marks.append(time.perf_counter()))
+        judged_at = time.perf_counter()
     seconds = time.perf_counter() - start
     judged = sum(1 for v in result.steps if v.judged)
     forced = sum(1 for v in result.steps if v.grade == "forced")
     print(f"steps      {len(result.steps):,} ({judged} decisions judged, {forced} forced)")
     print(f"seconds    {seconds:.1f} with {args.workers} workers (their start-up included)")
     print(f"speed      {len(result.steps) / seconds:,.0f} steps/s")
+    if len(marks) > 1:
+        print(
+            f"of which   {marks[1] - start:.1f} s to the first chunk "
+            "(starting the judges: processes, search, network), "
+            f"{seconds - (judged_at - start):.1f} s stopping the workers"
+        )
     return 0
 
 
