@@ -14,6 +14,7 @@ import pytest
 from tests.e2e.accessibility import assert_accessible
 from tests.e2e.conftest import CHROMIUM
 from tests.e2e.server import Server
+from tests.e2e.test_headers import Recorder
 from tests.e2e.test_replay import _finished_game
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
@@ -116,3 +117,21 @@ def test_a_record_file_uploaded_on_the_replay_page_is_reviewed(
     error.wait_for(state="visible")
     assert "not a record that can be reviewed" in error.inner_text()
     assert "/replay/" in page.url
+
+
+def test_the_review_page_keeps_to_the_policy(context: Any, server: Server) -> None:
+    view = _finished_game(server)
+    review_id = server.api("POST", f"/api/games/{view['id']}/review")["id"]
+    recorder = Recorder(context)
+    page = recorder.page
+    recorder.goto(f"{server.url}/review/{review_id}")
+    page.wait_for_selector("#done-area:not([hidden])", timeout=REVIEW_SECONDS)
+    page.get_by_test_id("next-mistake").click()
+    page.get_by_test_id("review-filter").select_option("all")
+    page.locator("#decisions li button").last.click()
+    page.get_by_test_id("review-graph").click()
+    page.locator("#language").select_option("hi")
+    page.locator("html[lang='hi']").wait_for(state="attached")
+    page.get_by_test_id("review-step").get_by_text("कदम").wait_for()
+    assert page.locator("#board .piece").count() == 16
+    assert recorder.violations() == []
