@@ -11,8 +11,10 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.e2e.accessibility import assert_accessible
 from tests.e2e.conftest import CHROMIUM
 from tests.e2e.server import Server
+from tests.e2e.test_headers import Recorder
 from tests.e2e.test_replay import _finished_game
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
@@ -31,7 +33,14 @@ def _review_from_the_replay(page: Any, server: Server, game_id: str) -> str:
 def test_a_finished_game_is_reviewed_from_its_replay(context: Any, server: Server) -> None:
     view = _finished_game(server)
     page = context.new_page()
+    # The game page offers the review once the game is over.
+    page.goto(f"{server.url}/game/{view['id']}")
+    page.get_by_test_id("review-button").click()
+    page.wait_for_url("**/review/*")
+    from_the_game = page.url.rsplit("/", 1)[1]
+    # The replay page's "Review" finds the same review (a game is reviewed once).
     review_id = _review_from_the_replay(page, server, view["id"])
+    assert review_id == from_the_game
     # The progress bar shows until the review is done (if the review is not done already).
     progress = page.get_by_test_id("review-progress")
     assert progress.is_visible() or page.locator("#done-area").is_visible()
@@ -55,14 +64,25 @@ def test_a_finished_game_is_reviewed_from_its_replay(context: Any, server: Serve
     assert heading.startswith(f"Step {first['step'] + 1} of")
     detail = page.get_by_test_id("review-detail").inner_text()
     assert first["grade"] in detail and "Better:" in detail
+    # A mistake that moved a man when another move was better: both are drawn on the board.
+    drawn = status["actions"]
+    moved = [
+        s
+        for s in worst
+        if all(drawn[str(s["step"])][k]["to"] is not None for k in drawn[str(s["step"])])
+    ]
+    assert moved, "no mistake moved a man"
+    page.locator(f"#decisions li[data-step='{moved[0]['step']}'] button").click()
     assert page.locator("#board .review-marks .review-ring.played").count() >= 1
     assert page.locator("#board .review-marks .review-ring.best").count() >= 1
+    page.locator(f"#decisions li[data-step='{first['step']}'] button").click()
     # The decisions listed are the mistakes and blunders; the next jump goes to the second.
     assert page.locator("#decisions li").count() == len(worst)
     if len(worst) > 1:
         page.get_by_test_id("next-mistake").click()
         heading = page.get_by_test_id("review-step").inner_text()
         assert heading.startswith(f"Step {worst[1]['step'] + 1} of")
+    assert_accessible(page, "the review page of a finished game")
     page.get_by_test_id("review-filter").select_option("all")
     assert page.locator("#decisions li").count() == len(judged)
     # The export link downloads exactly the review's JSON.
@@ -97,3 +117,21 @@ def test_a_record_file_uploaded_on_the_replay_page_is_reviewed(
     error.wait_for(state="visible")
     assert "not a record that can be reviewed" in error.inner_text()
     assert "/replay/" in page.url
+
+
+def test_the_review_page_keeps_to_the_policy(context: Any, server: Server) -> None:
+    view = _finished_game(server)
+    review_id = server.api("POST", f"/api/games/{view['id']}/review")["id"]
+    recorder = Recorder(context)
+    page = recorder.page
+    recorder.goto(f"{server.url}/review/{review_id}")
+    page.wait_for_selector("#done-area:not([hidden])", timeout=REVIEW_SECONDS)
+    page.get_by_test_id("next-mistake").click()
+    page.get_by_test_id("review-filter").select_option("all")
+    page.locator("#decisions li button").last.click()
+    page.get_by_test_id("review-graph").click()
+    page.locator("#language").select_option("hi")
+    page.locator("html[lang='hi']").wait_for(state="attached")
+    page.get_by_test_id("review-step").get_by_text("कदम").wait_for()
+    assert page.locator("#board .piece").count() == 16
+    assert recorder.violations() == []

@@ -279,3 +279,20 @@ def test_uploads_are_rate_limited_like_new_games(serve: Serve) -> None:
             assert client.post("/api/reviews", content=text, headers=plain).status_code == 202
         limited = client.post("/api/reviews", content=text, headers=plain)
         assert limited.status_code == 429 and int(limited.headers["retry-after"]) >= 1
+
+
+def test_a_server_stops_at_once_whatever_its_review_is_doing(serve: Serve) -> None:
+    with serve() as client:
+        text = record_text(steps=1400)  # nearly a whole game of random play
+        started = client.post("/api/reviews", content=text, headers={"content-type": "text/plain"})
+        review_id = started.json()["id"]
+        end = time.monotonic() + 60
+        while client.get(f"/api/reviews/{review_id}").json()["state"] != "running":
+            assert time.monotonic() < end
+            time.sleep(0.02)
+        jobs: ReviewJobs = client.app.state.reviews  # type: ignore[attr-defined]
+        begun = time.monotonic()
+    took = time.monotonic() - begun
+    assert took < 5.0, f"the server took {took:.1f} s to stop"
+    job = jobs.get(review_id)
+    assert job is not None and (job.state, job.error) == ("failed", "the server stopped")

@@ -90,6 +90,7 @@ def test_bad_arguments_are_exit_2() -> None:
         (["--trusted-proxy", "not-an-address"], "not an IP address"),
         (["--allowed-origin", "evil.example.com"], "scheme://host"),
         (["--abandon-days", "-1"], "not a number"),
+        (["--review-queue", "0"], "between"),
     ],
 )
 def test_bad_operator_flags_are_one_clear_error(
@@ -112,6 +113,7 @@ def test_the_operator_flags_make_the_settings() -> None:
             *["--think-seconds", "2.5", "--create-burst", "7", "--max-unfinished", "3"],
             *["--proxy-headers", "--allowed-origin", "https://friends.example.org"],
             *["--openapi", "--instance", "node-a", "--abandon-days", "1"],
+            *["--review-queue", "3", "--reviews-per-address", "1"],
         ]
     )
     settings = settings_from(args)
@@ -121,3 +123,4 @@ def test_the_operator_flags_make_the_settings() -> None:
     assert settings.trusted_proxies == parse_networks(["127.0.0.1", "::1"])
     assert settings.allowed_origins == ("https://friends.example.org",)
     assert (settings.instance, settings.abandon_days) == ("node-a", 1.0)
+    assert (settings.review_queue, settings.reviews_per_address) == (3, 1)

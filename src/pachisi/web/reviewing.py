@@ -52,9 +52,10 @@ SEED: Final = 0
 from the web equals the terminal's of the same record."""
 DECISIONS_PER_CHUNK: Final = 16
 """The decisions (steps where a seat acts) a chunk holds, with the throws between them,
-which cost nothing. Judging takes 4 ms a decision on average here, 0.13 s at most (a
-1,102-step classic game: 4.5 s in one process), so a chunk keeps a worker a tenth of a
-second or so: a live game's computer waits about that long for a worker a review holds."""
+which cost nothing. Judging takes about 4 ms a decision here, 0.05 s at most once the
+engine is loaded (a 1,102-step classic game: 2.2 s in one process), so a chunk keeps a
+worker well under a tenth of a second: a live game's computer waits at most about that
+long for a worker that a review holds."""
 KEPT_REVIEWS: Final = 64
 """Finished (done or failed) jobs kept in memory: about 0.5 MB each for a long game."""
 MAX_REVIEW_STEPS: Final = 5000

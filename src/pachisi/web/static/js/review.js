@@ -197,7 +197,7 @@ function drawDecisions() {
   const items = page.review.steps.filter(shownByFilter).map((step) => {
     const item = element("li", undefined, { "data-step": step.step });
     const button = element("button", undefined, { type: "button", class: `move grade-${step.grade}` });
-    button.textContent = t("review.decision", {
+    button.textContent = t(step.grade === "best" ? "review.decision_best" : "review.decision", {
       step: step.step + 1, seat: seatName(step.seat), played: playedText(step), grade: gradeName(step.grade),
       loss: points(step.loss ?? 0),
     });
