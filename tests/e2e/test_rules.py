@@ -229,3 +229,20 @@ def test_the_game_pages_header_keeps_to_one_line_on_a_phone(
         assert max(middles) - min(middles) < 4, middles  # one row
     finally:
         made.close()
+
+
+def test_the_game_and_replay_pages_link_to_the_games_own_rules(
+    context: Any, server: Server
+) -> None:
+    ruleset = "tylor-1879+capture_bonus=false"
+    game = server.create_game([{"kind": "human"}] + [{"kind": "open"}] * 3, ruleset=ruleset)
+    page = context.new_page()
+    page.goto(server.url + game["links"][0]["url"])
+    page.wait_for_selector("#board .piece")
+    page.get_by_role("link", name=_catalogue("en")["rules.link"]).click()
+    page.wait_for_selector("body[data-ready=true]")
+    assert ruleset in page.get_by_test_id("guide-showing").inner_text()
+    page.goto(f"{server.url}/replay/{game['id']}")
+    page.wait_for_selector("#board .piece")
+    link = page.get_by_role("link", name=_catalogue("en")["rules.link"])
+    assert "ruleset=tylor-1879%2Bcapture_bonus%3Dfalse" in (link.get_attribute("href") or "")

@@ -43,6 +43,11 @@ export function withQuery(path, query) {
   return text ? `${path}?${text}` : path;
 }
 
+/** The "How to play" page of the ruleset string `ruleset` (plain /rules for classic). */
+export function rulesPath(ruleset) {
+  return ruleset === "classic" ? "/rules" : withQuery("/rules", new URLSearchParams({ ruleset }));
+}
+
 export const getMeta = () => request("GET", "/api/meta");
 export const getBoard = () => request("GET", "/api/board");
 export const listGames = (status) => request("GET", `/api/games?status=${encodeURIComponent(status)}`);

@@ -3,7 +3,7 @@
 // actions, whose turn it is and the result all come in the view.
 
 import {
-  claimSeat, gameAccess, getBoard, recordUrl, renewInvite, revokeInvite, withQuery,
+  claimSeat, gameAccess, getBoard, recordUrl, renewInvite, revokeInvite, rulesPath, withQuery,
 } from "./api.js";
 import { AutoPlayer, distinctChoices } from "./auto.js";
 import { Board, seatName } from "./board.js";
@@ -251,6 +251,7 @@ function render(events = []) {
   if (!view) return;
   const hadFocus = focusInPlay() && document.activeElement !== document.body;
   document.title = `${turnText(view)} · ${t("app.name")}`;
+  $("rules-link").href = rulesPath(view.ruleset);
   // The result has its own line below: the heading does not say it a second time.
   $("turn-heading").textContent = view.result ? t("turn.finished") : turnText(view);
   const result = $("result");

@@ -3,7 +3,7 @@
 // renew or revoke the open seats' invitations, and list the public games to watch or replay.
 // An open seat is taken only with its invitation link, so the lists offer no "join".
 
-import { createGame, getMeta, listGames, renewInvite, revokeInvite } from "./api.js";
+import { createGame, getMeta, listGames, renewInvite, revokeInvite, rulesPath } from "./api.js";
 import { seatName } from "./board.js";
 import { mountLanguageSwitch, setUpLanguage, t, tOr } from "./i18n.js";
 import { storeOwner, storeToken, storeWatch } from "./tokens.js";
@@ -52,8 +52,7 @@ function chosenRuleset() {
 
 /** The header's "How to play" link opens the rules chosen in the form. */
 function linkRules() {
-  const ruleset = chosenRuleset();
-  $("rules-link").href = ruleset === "classic" ? "/rules" : `/rules?ruleset=${encodeURIComponent(ruleset)}`;
+  $("rules-link").href = rulesPath(chosenRuleset());
 }
 
 function playerLabel(name) {

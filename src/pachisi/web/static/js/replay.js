@@ -2,7 +2,7 @@
 // positions the server sends (/api/games/{id}/history, page by page), so the client replays
 // nothing itself.
 
-import { gameAccess, getBoard, recordUrl, withQuery } from "./api.js";
+import { gameAccess, getBoard, recordUrl, rulesPath, withQuery } from "./api.js";
 import { Board } from "./board.js";
 import { drawThrow } from "./cowries.js";
 import { mountLanguageSwitch, setUpLanguage, t } from "./i18n.js";
@@ -167,7 +167,9 @@ async function start() {
   replay.history = history;
   // The history does not say how many cowries the ruleset throws; the game's view does.
   const game = await fetch(withQuery(`/api/games/${encodeURIComponent(gameId)}`, access));
-  replay.cowries = game.ok ? (await game.json()).cowries : 6;
+  const gameView = game.ok ? await game.json() : null;
+  replay.cowries = gameView ? gameView.cowries : 6;
+  if (gameView) $("rules-link").href = rulesPath(gameView.ruleset);
   $("slider").max = String(replay.history.steps.length - 1);
   $("slider").addEventListener("input", () => show(Number($("slider").value), false));
   $("first").addEventListener("click", () => show(0, false));
