@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -53,6 +54,10 @@ def test_a_finished_game_is_reviewed_from_its_replay(context: Any, server: Serve
     graph = page.get_by_test_id("review-graph")
     assert graph.locator("polyline.review-line").count() == 2
     assert graph.locator("title").text_content() == "Each side's win chance over the moves"
+    # The header's "How to play" opens the reviewed game's own rules.
+    ruleset = review["ruleset"]
+    expected = "/rules" if ruleset == "classic" else "/rules?" + urlencode({"ruleset": ruleset})
+    assert page.locator("#rules-link").get_attribute("href") == expected
     judged = [s for s in review["steps"] if s["grade"] in JUDGED]
     assert page.locator("#chances-body tr").count() == len(judged)
     # Random players blunder: the page opens on the first mistake or blunder, with the

@@ -3,7 +3,7 @@
 // board at the chosen step with the played and the better action marked on it. The board's
 // positions come from /api/reviews/{id}/history, so the page replays nothing itself.
 
-import { getBoard, withQuery } from "./api.js";
+import { getBoard, rulesPath, withQuery } from "./api.js";
 import { Board, seatName } from "./board.js";
 import { mountLanguageSwitch, setUpLanguage, t } from "./i18n.js";
 import { actionText } from "./words.js";
@@ -299,6 +299,7 @@ async function start() {
   if (!status) return;
   page.status = status;
   page.review = status.review;
+  $("rules-link").href = rulesPath(page.review.ruleset);
   page.actions = status.actions ?? {};
   const geometry = await getBoard();
   page.colours = geometry.seats.map((seat) => seat.colour);
