@@ -105,6 +105,11 @@ def test_a_man_is_chosen_and_moved_on_the_board(context: Any, server: Server) ->
     # The move is marked where it went (a square, unless it went home).
     if lit:
         assert page.locator("#board .square.last-to").count() >= 1
+    # A page opened in the middle of the game marks the last move too, from the history.
+    offer(page)
+    page.reload()
+    page.wait_for_selector("#board .piece")
+    page.wait_for_selector("#board .square.last-to, #board .square.last-from", timeout=5_000)
 
 
 def _stacked(actions: list[str]) -> bool:

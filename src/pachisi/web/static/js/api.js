@@ -97,6 +97,18 @@ export async function getRecord(id, access) {
   return response.text();
 }
 
+/**
+ * The events of the last `count` steps of game `id` up to `version`, oldest first, from its
+ * history (a page that (re)opens a game has no events of its own to mark the last move by).
+ */
+export async function recentEvents(id, access, version, count = 32) {
+  const query = new URLSearchParams(access ?? undefined);
+  query.set("start", String(Math.max(0, version - count + 1)));
+  query.set("limit", String(count));
+  const page = await request("GET", withQuery(`${gamePath(id)}/history`, query));
+  return page.steps.flatMap((step) => step.events);
+}
+
 export function recordUrl(id, access) {
   return withQuery(`${gamePath(id)}/record`, access);
 }

@@ -3,7 +3,8 @@
 // actions, whose turn it is and the result all come in the view.
 
 import {
-  claimSeat, gameAccess, getBoard, recordUrl, renewInvite, revokeInvite, rulesPath, withQuery,
+  claimSeat, gameAccess, getBoard, recentEvents, recordUrl, renewInvite, revokeInvite, rulesPath,
+  withQuery,
 } from "./api.js";
 import { AutoPlayer, distinctChoices } from "./auto.js";
 import { Board, seatName } from "./board.js";
@@ -514,6 +515,17 @@ function showGame(view, events) {
   page.pendingEvents.push(...events);
   page.pendingLines.push(...lines);
   scheduleRender();
+  if (!previous && view.version > 0) recallLastMove(view.version);
+}
+
+/** Mark the last move of a game the page opens in the middle, from its history. */
+async function recallLastMove(version) {
+  const access = await gameAccess(gameId).catch(() => null);
+  const events = await recentEvents(gameId, access, version).catch(() => []);
+  // A move seen meanwhile is the later one.
+  if (page.board.lastMove || !events.length) return;
+  page.board.setLastMove(events);
+  if (page.board.lastMove) scheduleRender();
 }
 
 function drawConnection() {
