@@ -11,12 +11,13 @@ import { Board, seatName } from "./board.js";
 import { GameConnection } from "./connection.js";
 import { drawThrow } from "./cowries.js";
 import { focusAction, focusInPlay, installKeys, restoreFocus } from "./keys.js";
-import { mountLanguageSwitch, setUpLanguage, t, tOr } from "./i18n.js";
+import { mountLanguageSwitch, setUpLanguage, t } from "./i18n.js";
 import { DEFAULT_OPTIONS, mountOptions } from "./options.js";
 import { Pacer, stepKind } from "./pace.js";
 import { setUpLayout } from "./layout.js";
 import { actionsOfMan, actionsTo, destinations, groupOf, pickable } from "./picking.js";
 import { reviewGame } from "./review-start.js";
+import { drawSeats } from "./seats.js";
 import { adoptSecretsFromUrl, heldTokens, keptWatch, ownerToken, storeToken } from "./tokens.js";
 import { actionText, eventText, resultText, turnText } from "./words.js";
 
@@ -116,63 +117,6 @@ function dimmed(action) {
   return page.selected !== null && !chosenActions().includes(action);
 }
 
-function drawSeats(view) {
-  const list = $("seats");
-  list.setAttribute("aria-label", t("seats.heading"));
-  list.replaceChildren();
-  let inviting = false;
-  for (const seat of view.seats) {
-    const item = document.createElement("li");
-    item.className = `seat seat-${seat.seat}${view.turn.seat === seat.seat && !view.result ? " to-move" : ""}`;
-    item.dataset.seat = seat.seat;
-    const swatch = document.createElement("span");
-    swatch.className = "swatch";
-    swatch.style.background = seat.colour;
-    const name = document.createElement("span");
-    name.textContent = seatName(seat.seat);
-    const kind = document.createElement("span");
-    kind.className = "kind";
-    kind.textContent = seat.kind === "computer"
-      ? t("seat.computer", { player: tOr(`player.${seat.player}`, seat.player ?? "") })
-      : t(`seat.kind_${seat.kind}`);
-    item.append(swatch, name, kind);
-    const thrown = view.turn.stage === "throw_off" ? (view.turn.throw_off || [])[seat.seat] : undefined;
-    if (thrown !== undefined && thrown >= 0) {
-      const note = document.createElement("span");
-      note.className = "throw-off";
-      note.textContent = t("seat.threw", { value: thrown });
-      item.append(note);
-    }
-    if (seat.you) {
-      const you = document.createElement("strong");
-      you.className = "you";
-      you.textContent = t("seat.you");
-      item.append(you);
-    }
-    // Only its invitation link takes an open seat: the creator can hand out a new one (one
-    // per person: under players=2 the first of the person's two seats) or revoke it.
-    const first = view.players === 2 ? seat.seat < 2 : true;
-    if (page.owner && seat.kind === "open" && !view.result && first) {
-      item.append(
-        seatButton(t("invite.copy"), `renew-${seat.seat}`, () => renewAndCopy(seat.seat)),
-        seatButton(t("invite.revoke"), `revoke-${seat.seat}`, () => revoke(seat.seat)),
-      );
-      inviting = true;
-    }
-    list.append(item);
-  }
-  $("invite-area").hidden = !inviting;
-}
-
-function seatButton(text, testid, onClick) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.textContent = text;
-  button.dataset.testid = testid;
-  button.addEventListener("click", onClick);
-  return button;
-}
-
 /** Whether a command can go out now: connected, and not waiting for the last one's answer. */
 function canSend() {
   return page.connectionState === "open" && !page.waiting && !page.connection?.paused();
@@ -258,7 +202,7 @@ function render(events = []) {
   const result = $("result");
   result.hidden = !view.result;
   result.textContent = view.result ? resultText(view) : "";
-  drawSeats(view);
+  drawSeats(view, { owner: page.owner, renew: renewAndCopy, revoke });
   // Between throws, the last one stays on the cloth, so a throw that passes the turn is seen.
   drawThrow($("throw"), view.turn.throw ?? page.lastThrow, view.cowries);
   const pending = view.turn.pending || [];
