@@ -83,11 +83,12 @@ def judge(
         return base
     played = _played(state, task)
     actions = engine.legal_actions(state)
-    if _one_outcome(state, actions):
+    # The rules core lists one action per resulting position (C.10b): one action is no choice.
+    if len(actions) == 1:
         return replace(base, grade=FORCED)
     ranked = hint(state, level, seed=seed, budget=budget_for(state, level))
     best = ranked[0]
-    mine = _find(state, ranked, played)
+    mine = _find(ranked, played)
     loss = max(0.0, best.win - mine.win) * 100
     side = side_of(state, state.seat)
     return replace(
@@ -180,22 +181,10 @@ def _played(state: State, task: Task) -> Action:
     return action
 
 
-def _one_outcome(state: State, actions: Sequence[Action]) -> bool:
-    """Whether there is nothing to choose: one action, or all lead to the same position."""
-    if len(actions) == 1:
-        return True
-    first = engine.apply_action(state, actions[0])[0]
-    return all(engine.apply_action(state, a)[0] == first for a in actions[1:])
-
-
-def _find(state: State, ranked: Sequence[Ranked], played: Action) -> Ranked:
-    """The played action's entry; an equal action (one with the same outcome) if listed so."""
+def _find(ranked: Sequence[Ranked], played: Action) -> Ranked:
+    """The played action's entry in the judge's ranking of every legal action."""
     for r in ranked:
         if r.action == played:
-            return r
-    after = engine.apply_action(state, played)[0]
-    for r in ranked:
-        if engine.apply_action(state, r.action)[0] == after:
             return r
     raise ValueError(f"the judge did not rank the played action {played}")
 

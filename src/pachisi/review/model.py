@@ -36,7 +36,7 @@ INACCURACY: Final = "inaccuracy"
 MISTAKE: Final = "mistake"
 BLUNDER: Final = "blunder"
 FORCED: Final = "forced"
-"""One legal action, or every action leads to the same position: nothing to judge."""
+"""One legal action (the rules core lists one per resulting position, C.10b): nothing to judge."""
 CHANCE: Final = "chance"
 """A throw of the cowries: nobody chose it."""
 DECISION_GRADES: Final = (BEST, INACCURACY, MISTAKE, BLUNDER)

@@ -23,7 +23,8 @@ const TOUCH_RADIUS_PX = 23;
 // The margin the file and rank labels take, below and left of the cross.
 const LABEL_MARGIN = 7;
 
-function el(name, attrs = {}, parent = null) {
+/** An SVG element `name` with `attrs` (custom properties through the CSSOM), in `parent`. */
+export function svgElement(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attrs)) {
     // A custom property goes through the CSSOM: a style attribute would break the server's
@@ -34,6 +35,8 @@ function el(name, attrs = {}, parent = null) {
   if (parent) parent.append(node);
   return node;
 }
+
+const el = svgElement;
 
 /** The arm (the seat whose side of the cross it is) of a grid cell, or -1 in the Charkoni. */
 function armOf(x, y) {

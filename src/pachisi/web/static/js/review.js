@@ -4,11 +4,10 @@
 // positions come from /api/reviews/{id}/history, so the page replays nothing itself.
 
 import { getBoard, rulesPath, withQuery } from "./api.js";
-import { Board, seatName } from "./board.js";
+import { Board, seatName, svgElement as svg } from "./board.js";
 import { mountLanguageSwitch, setUpLanguage, t } from "./i18n.js";
 import { actionText } from "./words.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 const reviewId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop());
 const apiPath = `/api/reviews/${encodeURIComponent(reviewId)}`;
@@ -20,17 +19,6 @@ const NO_HIGHLIGHT = { pieces: new Set(), targets: new Set(), selected: null, pr
 const GRAPH = { width: 600, height: 180, left: 34, right: 8, top: 8, bottom: 18 };
 
 const page = { status: null, review: null, actions: {}, history: null, board: null, step: 0 };
-
-function svg(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attrs)) {
-    // Through the CSSOM: a style attribute would break the page's Content-Security-Policy.
-    if (key.startsWith("--")) node.style.setProperty(key, String(value));
-    else node.setAttribute(key, String(value));
-  }
-  if (parent) parent.append(node);
-  return node;
-}
 
 function element(name, text, attrs = {}) {
   const node = document.createElement(name);

@@ -5,11 +5,10 @@
 // Board, with the square names the move list uses.
 
 import { getBoard, getMeta } from "./api.js";
-import { Board } from "./board.js";
+import { Board, svgElement } from "./board.js";
 import { currentLanguage, mountLanguageSwitch, setUpLanguage, t, tOr } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
 const DEFAULT_RULESET = "classic";
 const NO_HANDLERS = { onPiece() {}, onSquare() {} };
 // The switches each section sums up in its "In these rules" list (the table has them all).
@@ -67,13 +66,6 @@ function element(tag, text, className) {
   return node;
 }
 
-function svgElement(name, attrs, parent) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  parent.append(node);
-  return node;
-}
-
 function squareIds() {
   return new Map(page.geometry.squares.map((square) => [square.name, square.id]));
 }
@@ -90,9 +82,7 @@ function diagram(svg, { pieces = [], lit = [], path = [], names = false }) {
   const board = new Board(svg, page.geometry, NO_HANDLERS);
   // The extra layers go under the men, so that the men stay on top as in the game.
   const under = board.pieceLayer && board.pieceLayer.parentNode === svg ? board.pieceLayer : null;
-  const layer = document.createElementNS(SVG, "g");
-  layer.setAttribute("class", "guide-layer");
-  layer.setAttribute("aria-hidden", "true");
+  const layer = svgElement("g", { class: "guide-layer", "aria-hidden": "true" });
   svg.insertBefore(layer, under);
   if (path.length) {
     const points = path.map((id) => {
