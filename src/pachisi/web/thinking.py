@@ -315,7 +315,7 @@ class ThinkingPool:
 
     async def judge(self, tasks: Sequence[Task], seed: int) -> list[Verdict]:
         """``pachisi.review.judge(task, seed=seed)`` of each task in a worker, in order,
-        within ``seconds`` for the lot. A chunk waits while any decision or hint waits
+        under the pool's hard time limit for the lot. A chunk waits while any decision or hint waits
         (those go first), however many chunks wait: keep chunks short."""
         if not tasks:
             return []
