@@ -1,0 +1,62 @@
+"""Builds the compiled core: Cython sources to C, compiled by the machine's C compiler.
+
+Everything else about the package is in pyproject.toml; setuptools reads this file only for
+the extension modules. Two extensions:
+
+- ``pachisi.fast._core``: the compiled engine (``src/pachisi/fast/_core.pyx`` and the parts
+  it includes from ``src/pachisi/fast/engine/``), one C file so that the compiler can
+  inline across all of it;
+- ``pachisi.ai._compiled``: the compiled players, playouts, expectimax, the learned
+  encoder and self-play (``src/pachisi/ai/_compiled.pyx``), which call the engine through
+  the C functions ``src/pachisi/fast/_core.pxd`` declares.
+
+Both are ``optional``: where no C compiler works the build says so and goes on, and the
+package installs without them (pachisi.fast.engine then explains what is missing).
+``PACHISI_BUILD_DEBUG=1`` compiles with -O0 -g and Cython's bounds checks, for a debugger.
+"""
+
+from __future__ import annotations
+
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("PACHISI_BUILD_DEBUG") == "1"
+
+DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": False,
+    "initializedcheck": DEBUG,
+    "nonecheck": False,
+    # Python's floor division and modulo, as the reference engine computes them.
+    "cdivision": False,
+    "cdivision_warnings": False,
+    "infer_types": True,
+    "embedsignature": True,
+}
+
+COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3", "-fno-strict-aliasing"]
+
+
+def extension(name: str, source: str) -> Extension:
+    return Extension(
+        name,
+        [source],
+        extra_compile_args=[*COMPILE_ARGS, "-Wno-unused-function", "-Wno-unreachable-code"],
+        optional=True,
+    )
+
+
+setup(
+    ext_modules=cythonize(
+        [
+            extension("pachisi.fast._core", "src/pachisi/fast/_core.pyx"),
+            extension("pachisi.ai._compiled", "src/pachisi/ai/_compiled.pyx"),
+        ],
+        compiler_directives=DIRECTIVES,
+        include_path=["src"],
+        nthreads=int(os.environ.get("PACHISI_BUILD_JOBS", "2")),
+    ),
+)
