@@ -4,14 +4,14 @@ Everything else about the package is in pyproject.toml; setuptools reads this fi
 the extension modules. Two extensions:
 
 - ``pachisi.fast._core``: the compiled engine (``src/pachisi/fast/_core.pyx`` and the parts
-  it includes from ``src/pachisi/fast/engine/``), one C file so that the compiler can
+  it includes from ``src/pachisi/fast/kernels/``), one C file so that the compiler can
   inline across all of it;
 - ``pachisi.ai._compiled``: the compiled players, playouts, expectimax, the learned
   encoder and self-play (``src/pachisi/ai/_compiled.pyx``), which call the engine through
   the C functions ``src/pachisi/fast/_core.pxd`` declares.
 
 Both are ``optional``: where no C compiler works the build says so and goes on, and the
-package installs without them (pachisi.fast.engine then explains what is missing).
+package installs without them (pachisi.fast then explains what is missing).
 ``PACHISI_BUILD_DEBUG=1`` compiles with -O0 -g and Cython's bounds checks, for a debugger.
 """
 

@@ -10,9 +10,10 @@ from pachisi.ai import PLAYER_NAMES, Bot, GreedyBot, RandomBot, UnknownBotError,
 from pachisi.rules import engine
 from pachisi.rules.actions import DECLINE, Action
 from pachisi.rules.board import HOME, progress_of_square, square_of
+from pachisi.rules.cowries import game_rngs
 from pachisi.rules.ruleset import NAMED, get_ruleset
 from pachisi.rules.state import Stage, State
-from pachisi.simulate import game_rngs, play_game, simulate
+from pachisi.simulate import play_game, simulate
 
 
 class CheckedBot:

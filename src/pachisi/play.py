@@ -31,10 +31,11 @@ from pachisi.render import render_board
 from pachisi.rules import engine
 from pachisi.rules.actions import DECLINE, Action, InvalidActionError
 from pachisi.rules.board import HOME, SQUARE_OF
+from pachisi.rules.cowries import game_rngs
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import CHANCE, Event, State
 from pachisi.savefile import check_save_path, save_text, sigint_held
-from pachisi.simulate import DEFAULT_MAX_STEPS, game_rngs
+from pachisi.simulate import DEFAULT_MAX_STEPS
 
 __all__ = [
     "HELP",

@@ -36,7 +36,6 @@ __all__ = [
     "ENGINES",
     "GameStats",
     "Summary",
-    "game_rngs",
     "play_game",
     "play_on",
     "simulate",
@@ -80,18 +79,6 @@ class GameStats:
     def finished(self) -> bool:
         """Whether the game ended by the rules (a win or a draw), not by a cap."""
         return self.drawn or self.winner is not None
-
-
-def game_rngs(seed: int, index: int) -> tuple[random.Random, random.Random]:
-    """The generators of game ``index`` of a run: one for the cowries, one for the bots.
-
-    Seeding from a string is stable across Python runs and platforms, unlike ``hash``.
-    Keeping the bots' choices apart from the throws means a change of bot does not shift
-    the throws at the start of the game.
-    """
-    return random.Random(f"pachisi:{seed}:{index}:throws"), random.Random(
-        f"pachisi:{seed}:{index}:bots"
-    )
 
 
 def play_game(
@@ -255,7 +242,8 @@ def simulate(
     engine_name: str = "reference",
     workers: int = 1,
 ) -> Summary:
-    """Play ``games`` games with one bot per seat; game ``i`` uses :func:`game_rngs`.
+    """Play ``games`` games with one bot per seat; game ``i`` uses
+    :func:`pachisi.rules.cowries.game_rngs`.
 
     ``engine_name`` is ``reference`` (the rules engine) or ``fast`` (the compiled engine,
     which plays the ``random`` and ``greedy`` bots); ``workers`` spreads the games over
@@ -300,7 +288,7 @@ def _play_chunk(job: Job) -> list[GameStats]:
         return _fast_chunk(ruleset, seed, indices, bots, max_turns, max_steps)
     out = []
     for i in indices:
-        dice, choices = game_rngs(seed, i)
+        dice, choices = cowries.game_rngs(seed, i)
         out.append(
             play_game(
                 ruleset, dice, bots, bot_rng=choices, max_turns=max_turns, max_steps=max_steps

@@ -21,5 +21,5 @@ cdef struct Pool:
     i32 meta[SPLIT_DEPTH][OCC_N_SIZE + 7]
     i32 occ[SPLIT_DEPTH][OCC_SQUARES * OCC_DEPTH]
 
-# The engine's entry points (defined in engine/*.pxi) that the players call.
+# The engine's entry points (defined in kernels/*.pxi) that the players call.
 # (Each porter adds the declarations of the functions the players need here.)

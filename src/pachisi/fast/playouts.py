@@ -1,7 +1,7 @@
 """Complete games in compiled code: from the start (simulations) or from any position.
 
 :func:`simulate_games` plays the games of :func:`pachisi.simulate.simulate` exactly: game
-``i`` throws with the same generator (:func:`pachisi.simulate.game_rngs`) and its players
+``i`` throws with the same generator (:func:`pachisi.rules.cowries.game_rngs`) and its players
 choose with the same draws, so both engines give the same results for the same seed.
 :func:`playouts` plays ``n`` games on from one position, for Monte Carlo rollouts.
 
@@ -183,7 +183,7 @@ def simulate_games(
     """Games ``indices`` of the simulation ``seed``, as :func:`pachisi.simulate.play_game`
     plays them (the same throws, the same choices, the same results). A game whose series
     of throws outgrows the state row goes on in the reference engine (:class:`GameResults`)."""
-    from pachisi.simulate import game_rngs
+    from pachisi.rules.cowries import game_rngs
 
     max_turns = whole("max_turns", max_turns, 1, INT32_MAX)
     max_steps = whole("max_steps", max_steps, 1, INT32_MAX)

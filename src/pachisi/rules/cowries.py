@@ -50,3 +50,15 @@ def throw(rng: random.Random, cowries: int, p_mouth_up: Fraction) -> int:
     if p_mouth_up is HALF or p_mouth_up == HALF:
         return rng.getrandbits(cowries).bit_count()
     return sum(throw_cowries(rng, cowries, p_mouth_up))
+
+
+def game_rngs(seed: int, index: int) -> tuple[random.Random, random.Random]:
+    """The generators of game ``index`` of a run: one for the cowries, one for the bots.
+
+    Seeding from a string is stable across Python runs and platforms, unlike ``hash``.
+    Keeping the bots' choices apart from the throws means a change of bot does not shift
+    the throws at the start of the game.
+    """
+    return random.Random(f"pachisi:{seed}:{index}:throws"), random.Random(
+        f"pachisi:{seed}:{index}:bots"
+    )

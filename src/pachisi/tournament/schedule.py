@@ -226,7 +226,7 @@ def _seating(pairing: Sequence[str], rotation: int) -> Seats:
 def throw_rng(seed: int, deal: int) -> random.Random:
     """The generator of a deal's cowrie throws: the same in every rotation of the deal.
 
-    Seeded from a string, like :func:`pachisi.simulate.game_rngs`, so it is the same in
+    Seeded from a string, like :func:`pachisi.rules.cowries.game_rngs`, so it is the same in
     every process, on every platform and whatever the order the games are played in.
     """
     return random.Random(f"pachisi:tournament:{seed}:{deal}:throws")
