@@ -128,12 +128,6 @@ class Game:
             self._base += CHECKPOINT_EVERY
         return events
 
-    def push_text(self, text: str) -> list[Event]:
-        """Play an action given in its text form (see :mod:`pachisi.rules.actions`)."""
-        if self.current_player() == CHANCE:
-            raise IllegalActionError("a throw is due, not an action")
-        return self.push(Action.parse(text))
-
     def pop(self) -> Move:
         """Take back the last throw or action and return it."""
         if not self._moves:

@@ -30,7 +30,7 @@ from pachisi.notation import record_from_game, write_record
 from pachisi.render import render_board
 from pachisi.rules import engine
 from pachisi.rules.actions import DECLINE, Action, InvalidActionError
-from pachisi.rules.board import HOME, SQUARE_OF
+from pachisi.rules.board import HOME, SQUARE_OF, person_seats
 from pachisi.rules.cowries import game_rngs
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import CHANCE, Event, State
@@ -162,7 +162,7 @@ class PlaySession:
     ) -> None:
         self.game = Game(ruleset, state=start)
         r = self.game.ruleset
-        self.humans = {human, (human + 2) % 4} if r.players == 2 else {human}
+        self.humans = set(person_seats(r.players, human))
         self.bots: dict[int, Bot] = {s: make_player(bot) for s in range(4) if s not in self.humans}
         self.seed = seed
         self.throws, self.choices = game_rngs(seed, 0)

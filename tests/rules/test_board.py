@@ -37,6 +37,7 @@ from pachisi.rules.board import (
     loop_index,
     parse_square,
     partner,
+    person_seats,
     progress_of_square,
     rotate,
     square_name,
@@ -614,3 +615,8 @@ def test_square_names_parse_is_total(text: str) -> None:
         return
     assert 0 <= square < NUM_SQUARES
     assert square_name(square) == text.strip().lower()
+
+
+def test_one_person_holds_partner_seats_only_in_two_person_games() -> None:
+    assert person_seats(2, 0) == (0, 2) and person_seats(2, 3) == (1, 3)
+    assert person_seats(4, 3) == (3,)

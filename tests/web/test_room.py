@@ -6,7 +6,7 @@ import asyncio
 
 from pachisi.rules import engine
 from pachisi.rules.ruleset import get_ruleset
-from pachisi.web.room import MAX_OUTBOX, Seat, Subscriber, person_seats, status_of
+from pachisi.web.room import MAX_OUTBOX, Seat, Subscriber, status_of
 
 
 def test_a_client_that_falls_too_far_behind_is_dropped() -> None:
@@ -20,11 +20,6 @@ def test_a_client_that_falls_too_far_behind_is_dropped() -> None:
     assert subscriber.dropped
     # Nothing is queued once it is dropped: its connection is closed and it must resync.
     assert subscriber.outbox.qsize() == MAX_OUTBOX + 1
-
-
-def test_one_person_holds_partner_seats_only_in_two_person_games() -> None:
-    assert person_seats(2, 0) == (0, 2) and person_seats(2, 3) == (1, 3)
-    assert person_seats(4, 3) == (3,)
 
 
 def test_status_follows_the_seats_and_the_game() -> None:

@@ -23,7 +23,7 @@ from typing import Final, Protocol
 from pachisi.ai.budget import Budget
 from pachisi.rules import cowries, engine
 from pachisi.rules.actions import Action
-from pachisi.rules.board import HOME, IS_CASTLE, LAST_SQUARE, SQUARE_OF
+from pachisi.rules.board import HOME, IS_CASTLE, LAST_SQUARE, SQUARE_OF, partner
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import Event, State
 
@@ -172,7 +172,7 @@ def _friends(state: State, seat: int) -> frozenset[int]:
     """The seats on ``seat``'s side: itself and, playing in pairs, its partner."""
     if state.ruleset.teams == "individual":
         return frozenset((seat,))
-    return frozenset((seat, (seat + 2) % 4))
+    return frozenset((seat, partner(seat)))
 
 
 @functools.lru_cache(maxsize=1024)

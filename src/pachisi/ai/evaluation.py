@@ -59,7 +59,6 @@ def strengths(state: State) -> list[float]:
     n = sides(state)
     w = _WEIGHTS
     castles_protect = r.castle_mode != "inert"
-    pooled = r.kill_before_home == "team" and r.teams != "individual"
     out = [0.0] * n
     for side in range(n):
         members = (side,) if n == 4 else (side, side + 2)
@@ -81,7 +80,7 @@ def strengths(state: State) -> list[float]:
                 else:
                     total -= w.danger * (w.progress * p + w.out) * risk.get(square, 0.0)
             if r.kill_before_home != "false":
-                credit = state.kills[seat] + (state.kills[(seat + 2) % 4] if pooled else 0)
+                credit = engine.side_credits(r, state.kills, seat)
                 if engine.is_blocked(state, seat):
                     total -= BLOCKED
                 elif credit == 0 and any(0 < state.pos[4 * seat + i] < HOME for i in range(4)):

@@ -25,10 +25,8 @@ import functools
 import math
 from collections.abc import Callable
 from math import comb
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from pachisi.rules.ruleset import Ruleset
+from pachisi.rules._switches import Switches
 
 MAX_EXPECTED_THROWS = 100
 """The most throws a throw-off or a series may take on average. Real rulesets take 1 to
@@ -40,7 +38,7 @@ Run = tuple[int, int]
 """(triple-cancel class, run length)."""
 
 
-def value_probabilities(r: Ruleset) -> dict[int, float]:
+def value_probabilities(r: Switches) -> dict[int, float]:
     """The probability of each throw value (values shared by several ``k`` add up)."""
     out: dict[int, float] = {}
     p = float(r.p_mouth_up)
@@ -51,7 +49,7 @@ def value_probabilities(r: Ruleset) -> dict[int, float]:
 
 
 @functools.lru_cache(maxsize=256)
-def expected_throwoff_throws(r: Ruleset) -> float | None:
+def expected_throwoff_throws(r: Switches) -> float | None:
     """Expected throws of the throw-off (R-ORDER), or None if it may never end."""
     if len(set(r.score_table)) == 1:
         return None  # every seat always throws the same value: tie after tie
@@ -78,7 +76,7 @@ def expected_throwoff_throws(r: Ruleset) -> float | None:
 
 
 @functools.lru_cache(maxsize=256)
-def expected_series_throws(r: Ruleset) -> float | None:
+def expected_series_throws(r: Switches) -> float | None:
     """Expected throws in one series of a turn, or None if a series may never end.
 
     The worse of the two cases for V-7-14-NEEDS-PIECE: the seat has a piece on the board
@@ -93,7 +91,7 @@ def expected_series_throws(r: Ruleset) -> float | None:
     return worst
 
 
-def _series(r: Ruleset, has_piece: bool) -> float | None:
+def _series(r: Switches, has_piece: bool) -> float | None:
     probs = value_probabilities(r)
     triples = r.triple_cancel != "off"
 

@@ -8,17 +8,13 @@ module can ask it too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from pachisi.rules._switches import Switches
 from pachisi.rules.board import LUDII_ENTRY_PROGRESS
-
-if TYPE_CHECKING:
-    from pachisi.rules.ruleset import Ruleset
 
 __all__ = ["entry_progress", "free_progress"]
 
 
-def entry_progress(r: Ruleset, v: int) -> int:
+def entry_progress(r: Switches, v: int) -> int:
     """Where an entry grace of value ``v`` puts a piece (R-ENTRY-CONSUMES, R-TRACK)."""
     if r.ludii:
         return LUDII_ENTRY_PROGRESS
@@ -30,7 +26,7 @@ def entry_progress(r: Ruleset, v: int) -> int:
     return v
 
 
-def free_progress(r: Ruleset, v: int, bonus: int = 0) -> int | None:
+def free_progress(r: Switches, v: int, bonus: int = 0) -> int | None:
     """Where the first piece's entry without a grace puts it with the throw ``v``
     (R-FIRST-PIECE-FREE; ``bonus`` is an attached pyada's step), or None if that throw
     gives no such entry: ``off``, or an entry grace, which enters as ``ENTER`` instead

@@ -20,13 +20,9 @@ Internal to :mod:`pachisi.rules`; it needs only the ruleset's switches.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from pachisi.rules._entry import entry_progress, free_progress
+from pachisi.rules._switches import Switches
 from pachisi.rules.board import HOME, LAST_SQUARE
-
-if TYPE_CHECKING:
-    from pachisi.rules.ruleset import Ruleset
 
 __all__ = ["unplayable"]
 
@@ -37,7 +33,7 @@ _LAP = 68
 """A second lap takes a piece 68 steps back (V-EXTRA-LAP)."""
 
 
-def unplayable(r: Ruleset) -> list[str]:
+def unplayable(r: Switches) -> list[str]:
     """Why no game under ``r`` could start or be won (empty if it can): R-PLAYABLE-RULESET."""
     if r.ludii:
         # Ludii's flow fixes the table and every way in (E.2); its games start and end.
@@ -60,7 +56,7 @@ def _values(values: tuple[int, ...] | frozenset[int]) -> str:
     return ",".join(str(v) for v in items) if items else "none"
 
 
-def _exit_text(r: Ruleset) -> str:
+def _exit_text(r: Switches) -> str:
     exits = r.last_square_exit
     return exits if isinstance(exits, str) else _values(exits)
 
@@ -68,7 +64,7 @@ def _exit_text(r: Ruleset) -> str:
 # --------------------------------------------------------------------------- entering
 
 
-def _kept_at_start(r: Ruleset) -> frozenset[int]:
+def _kept_at_start(r: Switches) -> frozenset[int]:
     """The throw values a seat can hold, to use, in a turn at the start of the game."""
     usable = frozenset(r.score_table) - _SEVEN_FOURTEEN
     if r.throw_usage != "collect":
@@ -87,7 +83,7 @@ def _kept_at_start(r: Ruleset) -> frozenset[int]:
     return frozenset(kept)
 
 
-def _outlives_a_cancellation(r: Ruleset, v: int, usable: frozenset[int]) -> bool:
+def _outlives_a_cancellation(r: Switches, v: int, usable: frozenset[int]) -> bool:
     """Whether ``v`` can stay in a series that every throw prolongs, so that only a triple
     cancellation ends it (V-TRIPLE-CANCEL).
 
@@ -102,7 +98,7 @@ def _outlives_a_cancellation(r: Ruleset, v: int, usable: frozenset[int]) -> bool
     return own == 0 or any(r.run_class(z) != own for z in usable)
 
 
-def _never_enters(r: Ruleset) -> str | None:
+def _never_enters(r: Switches) -> str | None:
     """Why no piece can ever enter the board, or None if one can (R-PLAYABLE-RULESET)."""
     kept = _kept_at_start(r)
     attached = r.pyada and r.pyada_use == "attached"
@@ -122,7 +118,7 @@ def _never_enters(r: Ruleset) -> str | None:
     )
 
 
-def _entry_reasons(r: Ruleset, kept: frozenset[int]) -> list[str]:
+def _entry_reasons(r: Switches, kept: frozenset[int]) -> list[str]:
     """What stops each way in, naming the switches."""
     if r.throw_usage == "collect" and not kept:
         # Nothing is ever spent, whatever the ways in.
@@ -179,7 +175,7 @@ def _entry_reasons(r: Ruleset, kept: frozenset[int]) -> list[str]:
 # --------------------------------------------------------------------------- going home
 
 
-def _home_reachable(r: Ruleset) -> bool:
+def _home_reachable(r: Switches) -> bool:
     """Whether some series of entries and steps could ever take a piece home.
 
     An over-approximation of where a piece can stand: it ignores every landing rule and

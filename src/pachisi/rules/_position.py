@@ -13,6 +13,7 @@ from pachisi.rules.board import (
     IS_CASTLE,
     PRIVATE_SQUARES,
     SQUARE_OF,
+    partner,
 )
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import (
@@ -42,7 +43,7 @@ def mover_of(r: Ruleset, pos: Sequence[int], seat: int) -> int:
         and r.teams == "pairs"
         and all(p == HOME for p in pos[4 * seat : 4 * seat + 4])
     ):
-        return (seat + 2) % 4
+        return partner(seat)
     return seat
 
 
@@ -162,11 +163,21 @@ def enemy_blockade(r: Ruleset, enemies: list[int]) -> bool:
     return max(counts.values()) >= 2
 
 
+def pools_credits(r: Ruleset) -> bool:
+    """Whether partners share their kill credits (``kill_before_home = team`` in pairs)."""
+    return r.kill_before_home == "team" and r.teams == "pairs"
+
+
+def side_credits(r: Ruleset, kills: Sequence[int], seat: int) -> int:
+    """The kill credits ``seat`` may go home on (R-KILL-BEFORE-HOME): its own kills, and its
+    partner's too when :func:`pools_credits`."""
+    if pools_credits(r):
+        return kills[seat] + kills[partner(seat)]
+    return kills[seat]
+
+
 def credits(state: State, seat: int) -> int:
-    r = state.ruleset
-    if r.kill_before_home == "team" and r.teams == "pairs":
-        return state.kills[seat] + state.kills[(seat + 2) % 4]
-    return state.kills[seat]
+    return side_credits(state.ruleset, state.kills, seat)
 
 
 def may_go_home(state: State, seat: int) -> bool:

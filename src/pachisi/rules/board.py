@@ -211,6 +211,12 @@ def partner(seat: Seat) -> Seat:
     return (seat + 2) % NUM_SEATS
 
 
+def person_seats(players: int, seat: Seat) -> tuple[Seat, ...]:
+    """The seats one person holds: a seat and its partner's under ``players = 2``
+    (R-TWO-PLAYER), lower seat first, else the seat alone."""
+    return tuple(sorted((seat, partner(seat)))) if players == 2 else (seat,)
+
+
 def progress_of_square(seat: Seat, square: SquareId) -> tuple[Progress, ...]:
     """Every progress of ``seat`` that stands on ``square`` (empty if its route misses it)."""
     return tuple(p for p in range(1, HOME) if SQUARE_OF[seat][p] == square)

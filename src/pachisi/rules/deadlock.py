@@ -31,17 +31,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pachisi.rules.board import HOME, LOOP_END
+from pachisi.rules._position import pools_credits, side_credits
+from pachisi.rules.board import HOME, LOOP_END, partner
 from pachisi.rules.ruleset import Ruleset
 
 __all__ = ["every_side_blocked", "seat_blocked"]
 
 _LAST_CAPTURING: int = LOOP_END - 1
 """p = 75, the last progress from which a piece can still land on an enemy."""
-
-
-def _pools_credits(r: Ruleset) -> bool:
-    return r.kill_before_home == "team" and r.teams == "pairs"
 
 
 def _enemy_seats(r: Ruleset, seat: int) -> tuple[int, ...]:
@@ -60,11 +57,10 @@ def seat_blocked(r: Ruleset, pos: Sequence[int], kills: Sequence[int], seat: int
     own = pos[4 * seat : 4 * seat + 4]
     if all(p == HOME for p in own):
         return False
-    pooled = _pools_credits(r)
-    partner = (seat + 2) % 4
-    if kills[seat] or (pooled and kills[partner]):
+    if side_credits(r, kills, seat):
         return False
-    hunters = own if not pooled else (*own, *pos[4 * partner : 4 * partner + 4])
+    mate = partner(seat)
+    hunters = own if not pools_credits(r) else (*own, *pos[4 * mate : 4 * mate + 4])
     if not any(p <= _LAST_CAPTURING for p in hunters):
         return True
     victim_limit = LOOP_END if r.castle_mode == "inert" else _LAST_CAPTURING

@@ -29,7 +29,6 @@ __all__ = [
     "Seat",
     "Subscriber",
     "parse_move",
-    "person_seats",
     "status_of",
 ]
 
@@ -84,12 +83,6 @@ def status_of(state: State, seats: Sequence[Seat], abandoned: bool = False) -> s
     if state.is_over or abandoned:
         return "finished"
     return "open" if any(seat.kind == "open" for seat in seats) else "active"
-
-
-def person_seats(players: int, seat: int) -> tuple[int, ...]:
-    """The seats one person holds with one token: a seat and its partner's under
-    ``players=2`` (R-TWO-PLAYER), else the seat alone."""
-    return (seat % 2, seat % 2 + 2) if players == 2 else (seat,)
 
 
 def parse_move(text: str) -> Action | int:

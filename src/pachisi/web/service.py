@@ -36,6 +36,7 @@ from pachisi.notation import result_of
 from pachisi.notation.record import move_text
 from pachisi.rules import cowries, engine
 from pachisi.rules.actions import Action, IllegalActionError, InvalidActionError
+from pachisi.rules.board import person_seats
 from pachisi.rules.ruleset import parse_ruleset
 from pachisi.rules.state import CHANCE, State
 from pachisi.web.computers import ComputerSeats
@@ -44,7 +45,7 @@ from pachisi.web.lobby import SeatSpec, game_url, plan_game
 from pachisi.web.protocol import Act, Command, HintRequest, ProtocolError, Resync, Throw
 from pachisi.web.protocol import parse_message as parse_command
 from pachisi.web.records import rebuild, record_text
-from pachisi.web.room import Access, Room, Seat, Subscriber, parse_move, person_seats, status_of
+from pachisi.web.room import Access, Room, Seat, Subscriber, parse_move, status_of
 from pachisi.web.schema import ABANDONED, GameNews, MoveRow, NewGame, SeatRow, VersionConflict
 from pachisi.web.settings import Settings
 from pachisi.web.tokens import holds, new_token, token_hash

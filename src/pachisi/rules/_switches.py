@@ -1,0 +1,78 @@
+"""The switches of a ruleset that the rules core's own helpers read.
+
+:mod:`pachisi.rules.ruleset` asks :mod:`pachisi.rules._bounds`, :mod:`pachisi.rules._entry`
+and :mod:`pachisi.rules._playable` whether a ruleset can be played before it accepts it, so
+those helpers must not import the ruleset module back. They read a ruleset through
+:class:`Switches` instead, which :class:`pachisi.rules.ruleset.Ruleset` satisfies as it is:
+the helpers sit below the ruleset, and the import graph has no cycle.
+
+Internal to :mod:`pachisi.rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from fractions import Fraction
+from typing import Protocol
+
+__all__ = ["Switches"]
+
+
+class Switches(Hashable, Protocol):
+    """A ruleset as its helpers read it: the switches they need, read-only.
+
+    Hashable, because the throw bounds are cached per ruleset.
+    """
+
+    @property
+    def cowries(self) -> int: ...
+    @property
+    def score_table(self) -> tuple[int, ...]: ...
+    @property
+    def p_mouth_up(self) -> Fraction: ...
+    @property
+    def reroll_values(self) -> frozenset[int]: ...
+    @property
+    def entry_values(self) -> frozenset[int]: ...
+    @property
+    def entry_mode(self) -> str: ...
+    @property
+    def first_piece_free(self) -> str: ...
+    @property
+    def seven_fourteen_needs_piece(self) -> str: ...
+    @property
+    def throw_usage(self) -> str: ...
+    @property
+    def split_throw(self) -> str: ...
+    @property
+    def last_square_exit(self) -> str | frozenset[int]: ...
+    @property
+    def triple_cancel(self) -> str: ...
+    @property
+    def big_values(self) -> frozenset[int]: ...
+    @property
+    def triple_scope(self) -> str: ...
+    @property
+    def pyada(self) -> bool: ...
+    @property
+    def pyada_values(self) -> frozenset[int]: ...
+    @property
+    def pyada_condition(self) -> str: ...
+    @property
+    def pyada_use(self) -> str: ...
+    @property
+    def pyada_can_enter(self) -> bool: ...
+    @property
+    def extra_lap(self) -> bool: ...
+    @property
+    def ludii(self) -> bool:
+        """Whether Ludii's own flow applies (``track = ludii``)."""
+        ...
+
+    def run_class(self, value: int) -> int:
+        """The triple-cancel class of a throw value (V-TRIPLE-CANCEL)."""
+        ...
+
+    def advance_run(self, run: tuple[int, int], value: int) -> tuple[int, int]:
+        """The run of equal-class throws after ``value`` (V-TRIPLE-CANCEL)."""
+        ...
