@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Final, Protocol
 
@@ -33,6 +34,8 @@ __all__ = [
     "RandomBot",
     "UnknownBotError",
     "Weights",
+    "add_piece_worth",
+    "risk_map",
 ]
 
 
@@ -139,10 +142,7 @@ class GreedyBot:
         """The score of ``state`` for the side of ``seat`` (higher is better)."""
         w = self.weights
         friends = _friends(state, seat)
-        # Only enemy pieces attack; most candidate actions leave them where they were, so
-        # the cached risk map is usually reused across one decision.
-        attackers = tuple(0 if g >> 2 in friends else p for g, p in enumerate(state.pos))
-        risk = _hit_chances(state.ruleset, attackers)
+        risk = risk_map(state, friends)
         castles_protect = state.ruleset.castle_mode != "inert"
         score = 0.0
         for g, p in enumerate(state.pos):
@@ -151,21 +151,49 @@ class GreedyBot:
             if g >> 2 not in friends:
                 score -= w.enemy_progress * p
                 continue
-            score += w.progress * p + w.out
-            if p == HOME:
-                score += w.home
-                continue
-            square = SQUARE_OF[g >> 2][p]
-            if castles_protect and IS_CASTLE[square]:
-                score += w.castle
-            else:
-                score -= w.danger * (w.progress * p + w.out) * risk.get(square, 0.0)
+            score = add_piece_worth(score, w, g >> 2, p, castles_protect, risk)
         return score
 
     def _captures(self, events: list[Event], seat: int, state: State) -> float:
         friends = _friends(state, seat)
         taken = sum(len(e.pieces) for e in events if e.kind == "capture" and e.seat in friends)
         return self.weights.capture * taken
+
+
+def add_piece_worth(
+    total: float,
+    w: Weights,
+    seat: int,
+    p: int,
+    castles_protect: bool,
+    risk: dict[int, float],
+) -> float:
+    """``total`` plus the worth of a friendly piece of ``seat`` at progress ``p`` (not 0).
+
+    The one greedy evaluation of a piece: :meth:`GreedyBot.evaluate` and
+    :func:`pachisi.ai.evaluation.strengths` both add their pieces with it, and the compiled
+    greedy player repeats it operation for operation (so the order of the float additions
+    must not change): progress and ``out``, then ``home`` for a piece home, ``castle`` for
+    one resting on a castle that protects, or minus its expected loss to the ``risk`` map
+    of :func:`risk_map`.
+    """
+    total += w.progress * p + w.out
+    if p == HOME:
+        return total + w.home
+    square = SQUARE_OF[seat][p]
+    if castles_protect and IS_CASTLE[square]:
+        return total + w.castle
+    return total - w.danger * (w.progress * p + w.out) * risk.get(square, 0.0)
+
+
+def risk_map(state: State, friends: Collection[int]) -> dict[int, float]:
+    """Square -> the chance that a piece of a seat outside ``friends`` hits it next throw.
+
+    Only enemy pieces attack; most candidate actions leave them where they were, so the
+    cached map is usually reused across one decision.
+    """
+    attackers = tuple(0 if g >> 2 in friends else p for g, p in enumerate(state.pos))
+    return _hit_chances(state.ruleset, attackers)
 
 
 def _friends(state: State, seat: int) -> frozenset[int]:

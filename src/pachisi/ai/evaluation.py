@@ -23,9 +23,9 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from pachisi.ai.bots import Weights, _hit_chances
+from pachisi.ai.bots import Weights, add_piece_worth, risk_map
 from pachisi.rules import engine
-from pachisi.rules.board import HOME, IS_CASTLE, SQUARE_OF
+from pachisi.rules.board import HOME, partner
 from pachisi.rules.state import DRAW, State
 
 __all__ = ["SCALE", "side_of", "sides", "strengths", "win_chance", "win_chances"]
@@ -61,24 +61,14 @@ def strengths(state: State) -> list[float]:
     castles_protect = r.castle_mode != "inert"
     out = [0.0] * n
     for side in range(n):
-        members = (side,) if n == 4 else (side, side + 2)
-        attackers = tuple(0 if g >> 2 in members else p for g, p in enumerate(state.pos))
-        risk = _hit_chances(r, attackers)
+        members = (side,) if n == 4 else (side, partner(side))
+        risk = risk_map(state, members)
         total = 0.0
         for seat in members:
             for i in range(4):
                 p = state.pos[4 * seat + i]
-                if p == 0:
-                    continue
-                total += w.progress * p + w.out
-                if p == HOME:
-                    total += w.home
-                    continue
-                square = SQUARE_OF[seat][p]
-                if castles_protect and IS_CASTLE[square]:
-                    total += w.castle
-                else:
-                    total -= w.danger * (w.progress * p + w.out) * risk.get(square, 0.0)
+                if p != 0:
+                    total = add_piece_worth(total, w, seat, p, castles_protect, risk)
             if r.kill_before_home != "false":
                 credit = engine.side_credits(r, state.kills, seat)
                 if engine.is_blocked(state, seat):
