@@ -1,6 +1,7 @@
 """Writes ``_constants.pxi``: the integer constants of :mod:`pachisi.fast.layout`,
-:mod:`pachisi.fast.params` and :mod:`pachisi.fast.codes` as C enums for the compiled
-sources, so that the two sides cannot disagree on a number.
+:mod:`pachisi.fast.params` and :mod:`pachisi.fast.codes` as C enums, and the board tables
+of :mod:`pachisi.fast.params` as static C arrays, for the compiled sources, so that the two
+sides cannot disagree on a number.
 
 Run ``python -m pachisi.fast._gen`` after changing one of those modules;
 ``tests/fast/test_constants.py`` fails while the file is stale.
@@ -11,6 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from types import ModuleType
+
+import numpy as np
 
 TARGET = Path(__file__).with_name("_constants.pxi")
 
@@ -43,7 +46,42 @@ def pxi_text() -> str:
             seen[name] = value
             lines.append(f"    {name} = {value}")
         lines.append("")
+    lines.extend(_tables())
     return "\n".join(lines)
+
+
+TABLES = ("SQUARES", "PROGRESS_ON", "TURNED", "CASTLE", "PRIVATE")
+"""The board tables of :mod:`pachisi.fast.params` the kernels read."""
+
+
+def _tables() -> list[str]:
+    """The tables as ``static const`` C arrays (constants the C compiler can fold), each
+    declared to Cython under its Python name."""
+    from pachisi.fast import params
+
+    c_code: list[str] = []
+    decls: list[str] = []
+    for name in TABLES:
+        table = np.asarray(getattr(params, name))
+        ctype = "int32_t" if table.dtype == np.int32 else "char"
+        dims = "".join(f"[{n}]" for n in table.shape)
+        rows = [", ".join(str(int(x)) for x in row) for row in table.reshape(-1, table.shape[-1])]
+        body = ",\n        ".join("{" + row + "}" for row in rows)
+        if table.ndim == 1:
+            body = rows[0]
+        c_name = f"PACHISI_{name}"
+        c_code.append(f"    static const {ctype} {c_name}{dims} = {{\n        {body}\n    }};")
+        cython_type = "i32" if ctype == "int32_t" else "char"
+        decls.append(f'    const {cython_type} {name} "{c_name}"{dims}')
+    return [
+        "# The board tables of pachisi.fast.params.",
+        "cdef extern from *:",
+        '    """',
+        *c_code,
+        '    """',
+        *decls,
+        "",
+    ]
 
 
 def main() -> int:

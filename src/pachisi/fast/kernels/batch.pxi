@@ -1,0 +1,183 @@
+# The engine's part that was pachisi.fast._batch (numba), in Cython.
+#
+# Compiled batch stepping and observations: the kernels behind :mod:`pachisi.fast.batch`.
+#
+# A batch is many games stepped together: each row is one game. After every step the
+# games that wait for a throw are thrown for (when the batch samples its own chance), so a
+# game in the batch is always either waiting for a seat's decision or over. These kernels
+# also write each game's legal-action mask and, for learning code, observations.
+#
+# Observation layout (``float32``, :data:`OBS_SIZE` values), seen from an observing seat
+# ``o``: the *relative seat* ``r`` is ``(seat - o) % 4``, so 0 is the observer, 1 the next
+# seat (counter-clockwise), 2 the partner opposite, 3 the seat before. Progress is each
+# seat's own (0 waiting, 84 home); squares are renumbered as if the board were turned so
+# that the observer sits South.
+#
+# =================  =====  ===================================================
+# offset             size   contents
+# =================  =====  ===================================================
+# ``O_PIECES``       16     progress / 84 of piece i of relative seat r, at 4 r + i
+# ``O_PROGRESS``     340    count of r's pieces at progress p, at 85 r + p
+# ``O_BOARD``        384    count of r's pieces on (turned) square q, at 96 r + q
+# ``O_THROW_K``      9      one-hot mouths up of the throw being used (8: none)
+# ``O_THROW``        2      its value / 35, and 1 if it gives another throw
+# ``O_STAGE``        6      one-hot stage (throw-off, throw, act, pyada, spend, over)
+# ``O_TURN``         16     again, captured, pyadas / 4, split left / 35, split
+#                           value / 35, collected throws per value slot / 4 (8),
+#                           run length / 3, phase flags (2)
+# ``O_SEATS``        13     entered (4), kill credits / 4 (4), finished (4) per
+#                           relative seat, and 1 if the observer moves its own
+#                           pieces (0: its partner's, V-PARTNER-THROWS)
+# =================  =====  ===================================================
+
+
+cdef void observe(i32* st, i32* params, i64 o, float* obs) noexcept nogil:
+    """Write the observation of ``st`` seen from seat ``o`` into ``obs`` (layout above)."""
+    for q in range(OBS_SIZE):
+        obs[q] = 0.0
+    for g in range(16):
+        seat = g >> 2
+        r = (seat - o) % 4
+        p = st[POS + g]
+        obs[O_PIECES + 4 * r + (g & 3)] = p / 84.0
+        obs[O_PROGRESS + 85 * r + p] += 1.0
+        if 0 < p < HOME:
+            obs[O_BOARD + 96 * r + TURNED[o][SQUARES[seat][p]]] += 1.0
+    k = st[THROW_K]
+    obs[O_THROW_K + (k if k >= 0 else 8)] = 1.0
+    if k >= 0:
+        v = params[P_TABLE + k]
+        obs[O_THROW] = v / 35.0
+        obs[O_THROW + 1] = 1.0 if in_values(params, params[P_REROLL], v) else 0.0
+    obs[O_STAGE + st[STAGE]] = 1.0
+    obs[O_TURN] = st[AGAIN]
+    obs[O_TURN + 1] = st[CAPTURED]
+    obs[O_TURN + 2] = st[PYADAS] / 4.0
+    obs[O_TURN + 3] = st[SPLIT_LEFT] / 35.0
+    obs[O_TURN + 4] = st[SPLIT_VALUE] / 35.0
+    for q in range(st[ITEMS_LEN]):
+        slot = value_slot(params, st[ITEMS + q])
+        obs[O_TURN + 5 + slot] += 0.25
+    obs[O_TURN + 13] = st[RUN_LEN] / 3.0
+    obs[O_TURN + 14] = st[FLAGS] & 1
+    obs[O_TURN + 15] = (st[FLAGS] >> 1) & 1
+    for seat in range(4):
+        r = (seat - o) % 4
+        obs[O_SEATS + r] = (st[ENTERED] >> seat) & 1
+        obs[O_SEATS + 4 + r] = min(st[KILLS + seat], 4) / 4.0
+        obs[O_SEATS + 8 + r] = 1.0 if seat_finished(st, seat) else 0.0
+    obs[O_SEATS + 12] = 1.0 if mover_of(st, params, o) == o else 0.0
+
+
+cdef i64 settle_chance(i32* st, i32* params, double p, u32* mt, i32* ev, i32* evn) noexcept nogil:
+    """Throw for the game until a seat must decide or the game is over; the throws made."""
+    cdef bint half
+    cowries = params[P_COWRIES]
+    half = params[P_HALF] == 1
+    throws = 0
+    while (st[STAGE] == THROW_STAGE or st[STAGE] == THROW_OFF_STAGE) and not st[OVERFLOW]:
+        apply_chance(st, params, throw_cowries(mt, cowries, half, p), ev, evn)
+        throws += 1
+    return throws
+
+
+cdef i64 status(i32* st, i32* params, i32* occ_n, i32* occ, i32* out, Pool* pool, char* mask) noexcept nogil:
+    """Write the legal-action mask of ``st`` (NUM_ACTIONS entries) and return who is to
+    play: a seat, -1 while a throw is due, -4 once the game is over."""
+    memset(mask, 0, NUM_ACTIONS)
+    stage = st[STAGE]
+    if stage == OVER_STAGE:
+        return TERMINAL_PLAYER
+    if stage in (THROW_STAGE, THROW_OFF_STAGE):
+        return CHANCE_PLAYER
+    n = legal_actions(st, params, occ_n, occ, out, pool)
+    for j in range(n):
+        mask[out[j]] = True
+    return <i64>(st[SEAT])
+
+
+cdef void rewards_of(i32* st, i32* params, float* seat_rewards) noexcept nogil:
+    """+1 for the seats of the winning side, -1 for the others, 0 for all in a draw."""
+    winner = st[WINNER]
+    for seat in range(4):
+        if winner == DRAW:
+            seat_rewards[seat] = 0.0
+        elif params[P_INDIVIDUAL]:
+            seat_rewards[seat] = 1.0 if seat == winner else -1.0
+        else:
+            seat_rewards[seat] = 1.0 if (seat & 1) == winner else -1.0
+
+
+# The batch kernels below take ``count`` games: ``rows`` holds STATE_SIZE values per game,
+# ``masks`` NUM_ACTIONS, ``rngs`` MT_SIZE words, ``rewards`` 4 and ``obs`` OBS_SIZE.
+
+
+cdef void step_batch(i32* rows, i64 count, i32* params, double p, i32* actions, char* active, u32* rngs, bint sample, Work* work, char* masks, i32* players, float* rewards) noexcept nogil:
+    """Apply ``actions[b]`` to every ``active`` game waiting for a decision (the caller
+    checked that each is legal), throw for it when ``sample``, and update masks, players
+    and rewards (set on the step that ends a game, else 0)."""
+    cdef i32 evn[3]
+    memset(evn, 0, sizeof(evn))
+    for b in range(count):
+        st = rows + b * STATE_SIZE
+        for seat in range(4):
+            rewards[4 * b + seat] = 0.0
+        if players[b] < 0 or not active[b]:
+            continue
+        apply_action(st, params, actions[b], work.occ_n, work.occ, NULL, evn)
+        if sample:
+            settle_chance(st, params, p, rngs + b * MT_SIZE, NULL, evn)
+        players[b] = status(st, params, work.occ_n, work.occ, work.acts, work.pool, masks + b * NUM_ACTIONS)
+        if players[b] == TERMINAL_PLAYER:
+            rewards_of(st, params, rewards + 4 * b)
+
+
+cdef void throw_batch(i32* rows, i64 count, i32* params, i32* ks, Work* work, char* masks, i32* players, float* rewards) noexcept nogil:
+    """Apply the throw ``ks[b]`` (cowries mouth up) to every game waiting for a throw."""
+    cdef i32 evn[3]
+    memset(evn, 0, sizeof(evn))
+    for b in range(count):
+        st = rows + b * STATE_SIZE
+        for seat in range(4):
+            rewards[4 * b + seat] = 0.0
+        if players[b] != CHANCE_PLAYER:
+            continue
+        apply_chance(st, params, ks[b], NULL, evn)
+        players[b] = status(st, params, work.occ_n, work.occ, work.acts, work.pool, masks + b * NUM_ACTIONS)
+        if players[b] == TERMINAL_PLAYER:
+            rewards_of(st, params, rewards + 4 * b)
+
+
+cdef void start_batch(i32* rows, i64 count, i32* params, double p, u32* rngs, bint sample, Work* work, char* masks, i32* players) noexcept nogil:
+    """Throw for every game until it waits for a decision (when ``sample``), then write
+    its mask and player."""
+    cdef i32 evn[3]
+    memset(evn, 0, sizeof(evn))
+    for b in range(count):
+        st = rows + b * STATE_SIZE
+        if sample:
+            settle_chance(st, params, p, rngs + b * MT_SIZE, NULL, evn)
+        players[b] = status(st, params, work.occ_n, work.occ, work.acts, work.pool, masks + b * NUM_ACTIONS)
+
+
+cdef void observe_batch(i32* rows, i64 count, i32* params, i32* seats, float* obs) noexcept nogil:
+    """The observation of every game, each from its ``seats[b]`` (a seat 0..3)."""
+    for b in range(count):
+        observe(rows + b * STATE_SIZE, params, seats[b], obs + b * OBS_SIZE)
+
+
+cdef void choose_batch(i32* rows, i64 count, i32* params, double* weights, double* hit, i32* bots, u32* rngs, i32* players, Work* work, i32* actions) noexcept nogil:
+    """For every game with a seat to act, the action its compiled player (``bots[seat]``:
+    0 random, 1 greedy, -1 none) chooses, drawn from the game's generator; -1 otherwise."""
+    for b in range(count):
+        actions[b] = -1
+        seat = players[b]
+        if seat < 0 or bots[seat] < 0:
+            continue
+        st = rows + b * STATE_SIZE
+        n = legal_actions(st, params, work.occ_n, work.occ, work.acts, work.pool)
+        if bots[seat] == GREEDY_BOT:
+            j = greedy_choice(st, params, weights, hit, work.acts, n, rngs + b * MT_SIZE, work)
+        else:
+            j = randbelow(rngs + b * MT_SIZE, n)
+        actions[b] = work.acts[j]

@@ -1,0 +1,147 @@
+# The engine's part that was pachisi.fast._frozen (numba), in Cython.
+#
+# Compiled R-FROZEN: a board on which no piece can ever move again ends the game.
+#
+# The port of :mod:`pachisi.rules.frozen`. A seat is stuck when, for every value of the
+# score table, a throw of it as the seat's only throw (immediate mode) or only item
+# (collect mode) would leave it nothing but to decline; the position is frozen when every
+# seat that still takes turns is stuck. The exact test throws each value on a copy of the
+# row with the engine's own throw (:func:`pachisi.fast._throws.throw`) and asks the engine's
+# own legal actions. A cheap sufficient test comes first and settles almost every position:
+# a piece that can make an ordinary move, or a waiting piece that can enter, by some value.
+# The two engines' cheap tests need not agree; their answers do, because the exact test
+# decides whatever the cheap one leaves open.
+
+
+cdef inline bint _distinct(i32* params, i64 k) noexcept nogil:
+    """Whether ``k`` is the lowest number of mouths up that throws its value."""
+    return value_slot(params, params[P_TABLE + k]) == k
+
+
+cdef inline bint can_use_something(i32* st, i32* params, i32* occ_n, i32* occ, i64 seat) noexcept nogil:
+    """A sufficient test that ``seat`` is not stuck: a piece of its mover on the board can
+    make an ordinary move by some value (R-MOVE, as the legal moves ask it), or a waiting
+    piece can enter with an entry value other than a 7 or 14 (which may be void).
+
+    ``occ_n``/``occ`` must hold ``st``'s occupancy. Under Ludii's flow (E.2 item 5) a
+    piece on the board moves by any value that keeps it on the board, which is what that
+    flow's legal moves list. Moves under an attached pyada (which add a step) are left to
+    the exact test.
+    """
+    m = mover_of(st, params, seat)
+    cowries = params[P_COWRIES]
+    if params[P_LUDII]:
+        if not (st[ENTERED] >> m) & 1:
+            return False
+        for i in range(4):
+            p = st[POS + 4 * m + i]
+            if 0 < p < HOME:
+                for k in range(cowries + 1):
+                    if p + params[P_TABLE + k] <= LAST_SQUARE:
+                        return True
+        return False
+    if not (params[P_PYADA] and params[P_PYADA_ATTACHED]):
+        for i in range(4):
+            g = 4 * m + i
+            p = st[POS + g]
+            if 1 <= p <= LAST_SQUARE:
+                for k in range(cowries + 1):
+                    if _distinct(params, k) and move_legal_inline(
+                        st, params, occ_n, occ, m, g, 1, params[P_TABLE + k]
+                    ):
+                        return True
+    if waiting(st, m) >= 0:
+        for k in range(cowries + 1):
+            v = params[P_TABLE + k]
+            if (
+                (params[P_ENTRY] >> k) & 1
+                and v != 7
+                and v != 14
+                and entry_target(st, params, occ_n, occ, m, entry_progress(params, v)) >= 0
+            ):
+                return True
+    return False
+
+
+cdef bint is_frozen(i32* st, i32* params, i32* occ_n, i32* occ) noexcept nogil:
+    """R-FROZEN's test for ``st`` (False during the throw-off); ``occ_n``/``occ`` are the
+    caller's occupancy scratch, filled here."""
+    if st[STAGE] == THROW_OFF_STAGE:
+        return False
+    occupancy(st, params, occ_n, occ)
+    seats = 0
+    for j in range(4):
+        seat = (st[SEAT] + j) % 4
+        if takes_turns(st, params, seat):
+            if can_use_something(st, params, occ_n, occ, seat):
+                return False
+            seats |= (<i64>1) << seat
+    return all_stuck(st, params, seats)
+
+
+cdef bint frozen_alone(i32* st, i32* params) noexcept nogil:
+    """:func:`is_frozen` with scratch of its own, for callers that have none (a throw)."""
+    cdef i32 occ_n[OCC_N_SIZE]
+    cdef i32 occ[OCC_SQUARES * OCC_DEPTH]
+    memset(occ_n, 0, sizeof(occ_n))
+    return is_frozen(st, params, occ_n, occ)
+
+
+cdef bint all_stuck(i32* st, i32* params, i64 seats) noexcept nogil:
+    """The exact test for every seat in the bitmask ``seats``: each throws every value
+    once, as the first throw of a turn on this board, on a copy of the row.
+
+    Its scratch is on the stack (about 70 KB), so that the test needs no allocation.
+    """
+    cdef i32 occ_n[OCC_N_SIZE]
+    cdef i32 occ[OCC_SQUARES * OCC_DEPTH]
+    cdef i32 out[MAX_LIST]
+    cdef Pool pool
+    cdef i32 evn[3]
+    cdef i32 fresh[STATE_SIZE]
+    cdef i32 trial[STATE_SIZE]
+    memset(occ_n, 0, sizeof(occ_n))
+    memset(&pool, 0, sizeof(pool))
+    memset(evn, 0, sizeof(evn))
+    for seat in range(4):
+        if not (seats >> seat) & 1:
+            continue
+        memcpy(fresh, st, sizeof(fresh))
+        _turn_of(fresh, params, seat)
+        for k in range(params[P_COWRIES] + 1):
+            if not _distinct(params, k):
+                continue
+            memcpy(trial, fresh, sizeof(trial))
+            if not _single_throw(trial, params, k, NULL, evn):
+                continue
+            n = raw_legal_actions(trial, params, occ_n, occ, out, &pool)
+            for j in range(n):
+                if out[j] != DECLINE_ID:
+                    return False
+            if trial[STAGE] == ACT_STAGE and trial[PYADAS] and not params[P_PYADA_ATTACHED]:
+                # Immediate mode, free pyada: after the throw (declined) comes its step.
+                occupancy(trial, params, occ_n, occ)
+                m = mover_of(trial, params, seat)
+                if pyada_uses(trial, params, occ_n, occ, m, out, 0) > 0:
+                    return False
+    return True
+
+
+cdef inline void _turn_of(i32* st, i32* params, i64 seat) noexcept nogil:
+    """``seat`` about to make the first throw of a turn on this board."""
+    st[SEAT] = seat
+    st[WINNER] = NO_WINNER
+    fresh_turn(st, params)
+
+
+cdef inline bint _single_throw(i32* st, i32* params, i64 k, i32* ev, i32* evn) noexcept nogil:
+    """Throw ``k`` as the only throw or collected item of the turn in ``st``; False if it
+    is void (V-7-14-NEEDS-PIECE)."""
+    seat = st[SEAT]
+    throw(st, params, k, ev, evn)
+    if params[P_COLLECT]:
+        if st[STAGE] == THROW_STAGE and st[SEAT] == seat and st[ITEMS_LEN]:
+            # A grace would throw on; the test takes it as the phase's only throw.
+            end_throwing(st, params, ev, evn)
+        return <bint>(st[STAGE] == SPEND_STAGE and st[ITEMS_LEN] > 0)
+    return <bint>(st[STAGE] == ACT_STAGE)

@@ -1,0 +1,387 @@
+# The engine's part that was pachisi.fast._position (numba), in Cython.
+#
+# Compiled questions about a position: who moves, who stands where, what a landing does.
+#
+# The same rules as :mod:`pachisi.rules._position` and :mod:`pachisi.rules.deadlock`, over
+# one state row (:mod:`pachisi.fast.layout`) and the parameter vector
+# (:mod:`pachisi.fast.params`). Occupancy is built into caller-owned scratch arrays,
+# ``occ_n[square]`` (how many pieces) and ``occ[square, i]`` (which, bottom to top), so that
+# nothing is allocated in the hot loop.
+
+cdef enum:
+    _USED = 96
+    _MEMO_POS = 135
+    _MEMO_ORDER_LEN = 151
+    _MEMO_ORDER = 152
+
+
+cdef inline i64 team(i32* params, i64 seat) noexcept nogil:
+    """R-TEAMS: seats 0+2 and 1+3 are partners; under V-INDIVIDUAL every seat is alone."""
+    if params[P_INDIVIDUAL]:
+        return seat
+    return seat & 1
+
+
+cdef inline i64 enemy_pieces(i32* params, i64 seat) noexcept nogil:
+    """The pieces (bit ``4 * s + i``) of every seat ``s`` on another side than ``seat``'s
+    (:func:`team`)."""
+    mask = 0
+    for s in range(4):
+        if team(params, s) != team(params, seat):
+            mask |= (<i64>0xF) << (4 * s)
+    return mask
+
+
+cdef inline bint in_values(i32* params, i64 mask, i64 v) noexcept nogil:
+    """Whether the throw value ``v`` is in the value set given as a mask over ``k``: the
+    bit of ``v``'s slot, since a set's mask has the bits of every ``k`` that throws it."""
+    slot = value_slot(params, v)
+    return slot >= 0 and (mask >> slot) & 1 == 1
+
+
+cdef inline i64 value_slot(i32* params, i64 v) noexcept nogil:
+    """The lowest ``k`` whose throw has the value ``v`` (-1 if none): the action codec's
+    name for a value."""
+    if 0 <= v < VALUE_SLOTS:
+        return <i64>(params[P_VALUE_SLOT + v])
+    for k in range(params[P_COWRIES] + 1):
+        if params[P_TABLE + k] == v:
+            return k
+    return -1
+
+
+cdef inline bint seat_finished(i32* st, i64 seat) noexcept nogil:
+    for i in range(4):
+        if st[POS + 4 * seat + i] != HOME:
+            return False
+    return True
+
+
+cdef inline bint on_board(i32* st, i64 seat) noexcept nogil:
+    for i in range(4):
+        p = st[POS + 4 * seat + i]
+        if 1 <= p <= LAST_SQUARE:
+            return True
+    return False
+
+
+cdef inline i64 mover_of(i32* st, i32* params, i64 seat) noexcept nogil:
+    """The seat whose pieces ``seat``'s turn moves (V-PARTNER-THROWS)."""
+    if params[P_FOR_PARTNER] and not params[P_INDIVIDUAL] and seat_finished(st, seat):
+        return (seat + 2) % 4
+    return seat
+
+
+cdef inline void _occupy(i32* occ_n, i32* occ, i64 g, i64 sq) noexcept nogil:
+    n = occ_n[sq]
+    if n == 0:
+        occ_n[_USED + 1 + occ_n[_USED]] = sq
+        occ_n[_USED] += 1
+    occ[(sq) * OCC_DEPTH + (n)] = g
+    occ_n[sq] = n + 1
+
+
+cdef inline void _fill(i32* st, i32* params, i32* occ_n, i32* occ, i64 only) noexcept nogil:
+    """Clear the last fill, then fill the squares with pieces (only ``only``, if it is not
+    -1), bottom to top under ``top_one``."""
+    for j in range(occ_n[_USED]):
+        occ_n[occ_n[_USED + 1 + j]] = 0
+    occ_n[_USED] = 0
+    occ_n[SPLIT_CACHE] = 0
+    top_one = params[P_TOP_ONE]
+    for j in range(st[ORDER_LEN] if top_one else 16):
+        g = st[ORDER + j] if top_one else j
+        p = st[POS + g]
+        if 0 < p < HOME:
+            sq = SQUARES[g >> 2][p]
+            if only < 0 or sq == only:
+                _occupy(occ_n, occ, g, sq)
+
+
+cdef inline bint occupancy_fresh(i32* st, i32* params, i32* occ_n) noexcept nogil:
+    """Whether ``occ_n``/``occ`` already hold the whole occupancy of ``st``: they were
+    filled (or kept up to date, :func:`relocate`) for a position with the same pieces on
+    the same progress and, under ``top_one``, the same stack order, which is all the
+    occupancy depends on. The test compares contents, so it holds for any row: a copy, a
+    row of a batch, a row written from Python."""
+    top_one = params[P_TOP_ONE]
+    if occ_n[MEMO] != 1 + top_one:
+        return False
+    diff = 0
+    for g in range(16):
+        diff |= st[POS + g] ^ occ_n[_MEMO_POS + g]
+    if top_one:
+        diff |= st[ORDER_LEN] ^ occ_n[_MEMO_ORDER_LEN]
+        if diff == 0:
+            for j in range(st[ORDER_LEN]):
+                diff |= st[ORDER + j] ^ occ_n[_MEMO_ORDER + j]
+    return diff == 0
+
+
+cdef inline void _remember(i32* st, i32* params, i32* occ_n) noexcept nogil:
+    """Record that ``occ_n``/``occ`` hold the whole occupancy of ``st`` as it is now."""
+    occ_n[MEMO] = 1 + params[P_TOP_ONE]
+    for g in range(16):
+        occ_n[_MEMO_POS + g] = st[POS + g]
+    if params[P_TOP_ONE]:
+        occ_n[_MEMO_ORDER_LEN] = st[ORDER_LEN]
+        for j in range(st[ORDER_LEN]):
+            occ_n[_MEMO_ORDER + j] = st[ORDER + j]
+
+
+cdef void occupancy(i32* st, i32* params, i32* occ_n, i32* occ) noexcept nogil:
+    """Fill ``occ_n``/``occ``: the pieces on every square, bottom to top under ``top_one``;
+    nothing to do when they hold ``st``'s already (:func:`occupancy_fresh`). The split
+    cache is cleared either way: it also depends on more than the occupancy."""
+    occ_n[SPLIT_CACHE] = 0
+    if occupancy_fresh(st, params, occ_n):
+        return
+    _fill(st, params, occ_n, occ, -1)
+    _remember(st, params, occ_n)
+
+
+cdef void occupancy_at(i32* st, i32* params, i32* occ_n, i32* occ, i64 sq) noexcept nogil:
+    """:func:`occupancy` for the square ``sq`` alone, every other square reading as empty:
+    all a landing there needs (:func:`landing` looks at its own square only), for a move
+    whose scratch does not hold the whole occupancy already; a full fill follows before
+    anything else reads the board."""
+    occ_n[MEMO] = 0
+    _fill(st, params, occ_n, occ, sq)
+
+
+cdef inline void _unoccupy(i32* occ_n, i32* occ, i64 g, i64 sq) noexcept nogil:
+    """Take piece ``g`` off ``sq``, the others keeping their order."""
+    n = occ_n[sq]
+    found = False
+    for j in range(n):
+        if found:
+            occ[(sq) * OCC_DEPTH + (j - 1)] = occ[(sq) * OCC_DEPTH + (j)]
+        elif occ[(sq) * OCC_DEPTH + (j)] == g:
+            found = True
+    if not found:
+        # Under top_one a fill shows only the pieces of the stack order.
+        return
+    occ_n[sq] = n - 1
+    if n == 1:
+        used = occ_n[_USED]
+        for q in range(used):
+            if occ_n[_USED + 1 + q] == sq:
+                occ_n[_USED + 1 + q] = occ_n[_USED + used]
+                break
+        occ_n[_USED] = used - 1
+
+
+cdef inline void _occupy_in_order(i32* occ_n, i32* occ, i64 g, i64 sq, bint top_one) noexcept nogil:
+    """Put piece ``g`` on ``sq`` where a fill would: on top under ``top_one`` (it was the
+    last to arrive), else by its number."""
+    n = occ_n[sq]
+    if n == 0:
+        occ_n[_USED + 1 + occ_n[_USED]] = sq
+        occ_n[_USED] += 1
+    j = n
+    if not top_one:
+        while j > 0 and occ[(sq) * OCC_DEPTH + (j - 1)] > g:
+            occ[(sq) * OCC_DEPTH + (j)] = occ[(sq) * OCC_DEPTH + (j - 1)]
+            j -= 1
+    occ[(sq) * OCC_DEPTH + (j)] = g
+    occ_n[sq] = n + 1
+
+
+cdef inline void relocate(i32* st, i32* params, i32* occ_n, i32* occ, i64 seat, i64 moved, i64 frm, i64 captured, i64 sq) noexcept nogil:
+    """Keep a fresh occupancy (:func:`occupancy_fresh`) up to date after a move or an
+    entry, instead of filling it again: ``seat``'s pieces ``moved`` (a mask over all 16)
+    left progress ``frm`` (0: they were waiting) for the square ``sq`` (-1: home), and the
+    pieces ``captured`` left ``sq``. ``st`` is the row after the move; the pieces arrive
+    in the order a fill would put them."""
+    cdef bint top_one
+    top_one = params[P_TOP_ONE] == 1
+    if 0 < frm < HOME:
+        left = SQUARES[seat][frm]
+        bits = moved
+        while bits:
+            _unoccupy(occ_n, occ, lowest_bit(bits), left)
+            bits &= bits - 1
+    bits = captured
+    while bits:
+        _unoccupy(occ_n, occ, lowest_bit(bits), sq)
+        bits &= bits - 1
+    if sq >= 0:
+        bits = moved
+        while bits:
+            _occupy_in_order(occ_n, occ, lowest_bit(bits), sq, top_one)
+            bits &= bits - 1
+    occ_n[SPLIT_CACHE] = 0
+    # Only the pieces that moved or were captured changed progress.
+    bits = moved | captured
+    while bits:
+        g = lowest_bit(bits)
+        occ_n[_MEMO_POS + g] = st[POS + g]
+        bits &= bits - 1
+    if top_one:
+        occ_n[_MEMO_ORDER_LEN] = st[ORDER_LEN]
+        for j in range(st[ORDER_LEN]):
+            occ_n[_MEMO_ORDER + j] = st[ORDER + j]
+
+
+cdef inline bint stacking_allows(i32* params, i64 friendly, i64 sq) noexcept nogil:
+    """V-STACK-RESTRICTED: may ``friendly`` friendly pieces stand together on ``sq``."""
+    mode = params[P_STACKING]
+    if mode == 0 or friendly <= 1:
+        return True
+    if mode == 2:
+        return False
+    if mode == 1:
+        return <bint>(CASTLE[sq])
+    return <bint>(params[P_STACK_SET + sq] == 1)
+
+
+cdef bint _two_of_one_side(i32* params, i64 pieces) noexcept nogil:
+    seen = 0
+    for g in range(16):
+        if (pieces >> g) & 1:
+            t = team(params, g >> 2)
+            if (seen >> t) & 1:
+                return True
+            seen |= (<i64>1) << t
+    return False
+
+
+cdef bint blockade_at(i32* params, i32* occ_n, i32* occ, i64 sq) noexcept nogil:
+    """V-BLOCKADE: two or more friendly pieces on a loop square."""
+    n = occ_n[sq]
+    if n < 2 or PRIVATE[sq]:
+        return False
+    here = 0
+    for j in range(n):
+        here |= (<i64>1) << occ[(sq) * OCC_DEPTH + (j)]
+    return _two_of_one_side(params, here)
+
+
+cdef bint passes_blockade(i32* params, i32* occ_n, i32* occ, i64 seat, i64 p, i64 t, bint lap) noexcept nogil:
+    """Whether a single piece moving from ``p`` to ``t`` passes over a blockade."""
+    if lap:
+        for q in range(p + 1, 76):
+            if blockade_at(params, occ_n, occ, SQUARES[seat][q]):
+                return True
+        for q in range(8, t - 68):
+            if blockade_at(params, occ_n, occ, SQUARES[seat][q]):
+                return True
+        return False
+    for q in range(p + 1, min(t, HOME)):
+        if blockade_at(params, occ_n, occ, SQUARES[seat][q]):
+            return True
+    return False
+
+
+cdef i64 landing(i32* params, i32* occ_n, i32* occ, i64 seat, i64 n_moving, i64 sq) noexcept nogil:
+    """Resolve a landing on ``sq``: -1 if illegal, else the mask of the pieces it captures.
+
+    R-MOVE item 4, R-CASTLE-BLOCK, R-CASTLE-SAFE, R-CAPTURE, V-STACK-RESTRICTED,
+    V-STACK-IMMUNE and V-BLOCKADE, as :func:`pachisi.rules._position.landing`.
+    """
+    return landing_inline(params, occ_n, occ, seat, n_moving, sq)
+
+
+cdef inline i64 landing_inline(i32* params, i32* occ_n, i32* occ, i64 seat, i64 n_moving, i64 sq) noexcept nogil:
+    """:func:`landing`, inlined where every legal list asks it: a piece's move."""
+    cdef bint blockaded
+    n = occ_n[sq]
+    mine = team(params, seat)
+    enemies = 0
+    n_enemies = 0
+    for j in range(n):
+        g = occ[(sq) * OCC_DEPTH + (j)]
+        if team(params, g >> 2) != mine:
+            enemies |= (<i64>1) << g
+            n_enemies += 1
+    if not stacking_allows(params, n - n_enemies + n_moving, sq):
+        return -1
+    if n_enemies == 0:
+        return 0
+    castle = CASTLE[sq]
+    mode = params[P_CASTLE]
+    if castle and mode == 0:
+        return -1
+    blockaded = (
+        params[P_BLOCKADE] == 1
+        and blockade_at(params, occ_n, occ, sq)
+        and _two_of_one_side(params, enemies)
+    )
+    if blockaded and n_moving < 2:
+        return -1
+    if castle and mode == 1:
+        return 0
+    if blockaded and castle:
+        return -1
+    if params[P_STACK_IMMUNE] and n_moving == 1 and n_enemies >= 2:
+        return -1
+    if params[P_TOP_ONE]:
+        top = occ[(sq) * OCC_DEPTH + (n - 1)]
+        return ((<i64>1) << top) if team(params, top >> 2) != mine else 0
+    return enemies
+
+
+cdef i64 top_piece(i32* st, i64 sq) noexcept nogil:
+    """The top piece on ``sq`` under a kept stack order (C.11), or -1: the last to arrive."""
+    for j in range(st[ORDER_LEN] - 1, -1, -1):
+        g = st[ORDER + j]
+        p = st[POS + g]
+        if 0 < p < HOME and SQUARES[g >> 2][p] == sq:
+            return <i64>(g)
+    return -1
+
+
+cdef inline i64 credits(i32* st, i32* params, i64 seat) noexcept nogil:
+    if params[P_KBH] == 2 and not params[P_INDIVIDUAL]:
+        return <i64>(st[KILLS + seat] + st[KILLS + (seat + 2) % 4])
+    return <i64>(st[KILLS + seat])
+
+
+cdef inline bint may_go_home(i32* st, i32* params, i64 seat) noexcept nogil:
+    """V-KILL-BEFORE-HOME: the final step needs a kill credit."""
+    return params[P_KBH] == 0 or credits(st, params, seat) >= 1
+
+
+cdef inline i64 record_pieces(i32* st) noexcept nogil:
+    """The pieces named by any capture record (they are told apart from their twins)."""
+    mask = 0
+    for r in range(st[REC_LEN]):
+        mask |= st[RECS + r * REC_FIELDS + 1]
+    return mask
+
+
+cdef inline bint seat_blocked(i32* st, i32* params, i64 seat) noexcept nogil:
+    """As :func:`pachisi.rules.deadlock.seat_blocked`."""
+    cdef bint pooled
+    if params[P_KBH] == 0 or seat_finished(st, seat):
+        return False
+    pooled = params[P_KBH] == 2 and not params[P_INDIVIDUAL]
+    partner = (seat + 2) % 4
+    if st[KILLS + seat] or (pooled and st[KILLS + partner]):
+        return False
+    capturer = False
+    for i in range(4):
+        if st[POS + 4 * seat + i] <= 75 or (pooled and st[POS + 4 * partner + i] <= 75):
+            capturer = True
+    if not capturer:
+        return True
+    limit = 76 if params[P_CASTLE] == 2 else 75
+    mine = team(params, seat)
+    for g in range(16):
+        if team(params, g >> 2) != mine and st[POS + g] <= limit:
+            return False
+    return True
+
+
+cdef inline bint every_side_blocked(i32* st, i32* params) noexcept nogil:
+    if params[P_KBH] == 0:
+        return False
+    if params[P_INDIVIDUAL]:
+        for s in range(4):
+            if not seat_blocked(st, params, s):
+                return False
+        return True
+    for t in range(2):
+        if not (seat_blocked(st, params, t) or seat_blocked(st, params, t + 2)):
+            return False
+    return True

@@ -1,0 +1,106 @@
+# Python's own random generator, compiled: the same Mersenne Twister, the same draws.
+#
+# The reference engine throws with ``random.Random`` (pachisi.rules.cowries.throw) and its
+# players choose with ``Random.choice``/``randrange``. To play the very same games the
+# compiled engine steps the same MT19937 state (taken from ``Random.getstate()``,
+# pachisi.rules.cowries.mt_state) with the same algorithms: ``getrandbits(k)`` for k <= 32
+# is the top k bits of one tempered word, ``_randbelow(n)`` draws ``n.bit_length()`` bits
+# until the number is below ``n``, and ``random()`` builds a double from two words. A state
+# is 625 ``uint32``: the 624 words and the position.
+
+cdef enum:
+    MT_N = 624
+    MT_M = 397
+    MT_SIZE = MT_N + 1  # the words and the position
+
+cdef inline u32 _mix(u32 upper, u32 lower, u32 far) noexcept nogil:
+    cdef u32 y = (upper & 0x80000000U) | (lower & 0x7FFFFFFFU)
+    return far ^ (y >> 1) ^ (0x9908B0DFU if y & 1 else 0U)
+
+
+cdef void _twist(u32* mt) noexcept nogil:
+    # CPython's three loops: no modulo in the inner loops.
+    cdef int kk
+    for kk in range(MT_N - MT_M):
+        mt[kk] = _mix(mt[kk], mt[kk + 1], mt[kk + MT_M])
+    for kk in range(MT_N - MT_M, MT_N - 1):
+        mt[kk] = _mix(mt[kk], mt[kk + 1], mt[kk + MT_M - MT_N])
+    mt[MT_N - 1] = _mix(mt[MT_N - 1], mt[0], mt[MT_M - 1])
+    mt[MT_N] = 0
+
+
+cdef inline i64 genrand(u32* mt) noexcept nogil:
+    """The next tempered 32-bit word (CPython's ``genrand_uint32``)."""
+    if mt[MT_N] >= MT_N:
+        _twist(mt)
+    cdef u32 i = mt[MT_N]
+    cdef u32 y = mt[i]
+    mt[MT_N] = i + 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680U
+    y ^= (y << 15) & 0xEFC60000U
+    y ^= y >> 18
+    return y
+
+
+cdef inline i64 getrandbits(u32* mt, i64 k) noexcept nogil:
+    """``Random.getrandbits(k)`` for 0 <= k <= 32."""
+    if k == 0:
+        return 0
+    return genrand(mt) >> (32 - k)
+
+
+cdef inline i64 randbelow(u32* mt, i64 n) noexcept nogil:
+    """``Random._randbelow(n)``, which ``randrange(n)`` and ``choice`` use; n >= 1."""
+    cdef i64 k = 0
+    cdef i64 m = n
+    while m:
+        k += 1
+        m >>= 1
+    cdef i64 r = getrandbits(mt, k)
+    while r >= n:
+        r = getrandbits(mt, k)
+    return r
+
+
+cdef double random_double(u32* mt) noexcept nogil:
+    """``Random.random()``: a double in [0, 1) from two words."""
+    cdef i64 a = genrand(mt) >> 5
+    cdef i64 b = genrand(mt) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+cdef inline i64 throw_cowries(u32* mt, i64 cowries, bint half, double p) noexcept nogil:
+    """pachisi.rules.cowries.throw: the number of cowries mouth up."""
+    if half:
+        return popcount(getrandbits(mt, cowries))
+    cdef i64 count = 0
+    for _ in range(cowries):
+        if random_double(mt) < p:
+            count += 1
+    return count
+
+
+cdef i64 splitmix64(i64 x) noexcept nogil:
+    """A well-mixed 64-bit value from ``x`` (SplitMix64), for deriving one seed per game.
+
+    The arithmetic is that of the numba kernel it replaces, so that every seed gives the
+    games it gave before: signed 64-bit words that wrap around, with arithmetic (sign-
+    extending) right shifts. The products wrap as unsigned words, which C defines.
+    """
+    cdef i64 z = <i64>(<u64>x + 0x9E3779B97F4A7C15ULL)
+    z = <i64>(<u64>(z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL)
+    z = <i64>(<u64>(z ^ (z >> 27)) * 0x94D049BB133111EBULL)
+    return z ^ (z >> 31)
+
+
+cdef void seed_mt(u32* mt, i64 seed) noexcept nogil:
+    """Seed a state with MT19937's own ``init_genrand`` from the low 32 bits of ``seed``."""
+    mt[0] = <u32>(seed & 0xFFFFFFFFLL)
+    cdef u32 prev
+    for i in range(1, MT_N):
+        prev = mt[i - 1]
+        mt[i] = <u32>(1812433253U * (prev ^ (prev >> 30)) + <u32>i)
+    mt[MT_N] = MT_N
+
+
