@@ -48,9 +48,13 @@ cdef int _as_net(tuple net, Net* out, bint writable) except -1:
     return 0
 
 
+cdef int _check_greedy(const double[::1] weights) except -1:
+    return _check(weights.shape[0] > W_DANGER, "greedy's weights are pachisi.fast.playouts.compiled's")
+
+
 cdef int _check_ruleset(const i32[::1] st, const i32[::1] params, const double[::1] hit) except -1:
     _check(st.shape[0] == STATE_SIZE, "a state row has STATE_SIZE entries")
-    _check(params.shape[0] > P_HALF, "params is pachisi.fast.params.compile_ruleset's vector")
+    _check(params.shape[0] == PARAMS_SIZE, "params is pachisi.fast.params.compile_ruleset's vector")
     _check(hit.shape[0] >= HIT_REACH, "hit has the chances of the distances 0..25")
     return 0
 
@@ -91,7 +95,7 @@ def forward(const i32[::1] idx, const double[::1] val, i64 n, tuple net, double[
 def blocked_seats(const i32[::1] st, const i32[::1] params):
     """Bit ``seat`` set for every seat R-DEADLOCK calls blocked (0 without kill-before-home)."""
     _check(st.shape[0] == STATE_SIZE, "a state row has STATE_SIZE entries")
-    _check(params.shape[0] > P_HALF, "params is pachisi.fast.params.compile_ruleset's vector")
+    _check(params.shape[0] == PARAMS_SIZE, "params is pachisi.fast.params.compile_ruleset's vector")
     cdef i64 mask
     with nogil:
         mask = c_blocked_seats(<i32*>&st[0], <i32*>&params[0])
@@ -104,6 +108,7 @@ def greedy_scores(
 ):
     """``greedy``'s score of ``st`` for every seat's side (partners share theirs)."""
     _check_ruleset(st, params, hit)
+    _check_greedy(weights)
     _check(out.shape[0] >= 4, "out has a score per seat")
     with nogil:
         c_greedy_scores(<i32*>&st[0], <i32*>&params[0], <double*>&weights[0], <double*>&hit[0], &out[0])
@@ -111,7 +116,7 @@ def greedy_scores(
 
 def to_absolute(const i32[::1] params, i64 o, const double[::1] rel, double[::1] out):
     """Turn chances by side relative to observer ``o`` into chances by absolute side."""
-    _check(params.shape[0] > P_HALF, "params is pachisi.fast.params.compile_ruleset's vector")
+    _check(params.shape[0] == PARAMS_SIZE, "params is pachisi.fast.params.compile_ruleset's vector")
     _check(0 <= o < 4, "the observer is a seat, 0..3")
     cdef i64 sides = 4 if params[P_INDIVIDUAL] else 2
     _check(rel.shape[0] >= sides and out.shape[0] >= sides, "rel and out have a chance per side")
@@ -135,8 +140,12 @@ def search_root(
     cdef Net c
     _as_net(net, &c, False)
     _check_ruleset(root, params, hit)
+    _check_greedy(greedy)
     _check(1 <= depth <= MAX_DEPTH, "the depth is 1..MAX_DEPTH")
     _check(ks.shape[0] == ps.shape[0] and ks.shape[0] >= 1, "a probability for each throw")
+    cdef Py_ssize_t i
+    for i in range(ks.shape[0]):
+        _check(0 <= ks[i] <= params[P_COWRIES] and ps[i] > 0.0, "the throws are the chance outcomes")
     _check(count.shape[0] >= 2 and values.shape[0] >= MAX_LIST, "count has 2, values MAX_ACTIONS")
     cdef i64 n
     with nogil:
@@ -149,8 +158,9 @@ def search_root(
     return n
 
 
-cdef int _check_games(const i32[::1] start, const i32[::1] params, const double[::1] hit, const i32[::1] bots, i64 games) except -1:
+cdef int _check_games(const i32[::1] start, const i32[::1] params, const double[::1] hit, const double[::1] greedy_weights, const i32[::1] bots, i64 games) except -1:
     _check_ruleset(start, params, hit)
+    _check_greedy(greedy_weights)
     _check(bots.shape[0] == 4, "bots has a player per seat")
     cdef Py_ssize_t seat
     for seat in range(4):
@@ -175,7 +185,7 @@ def train_games(
     on), positions trained on, and wins per absolute side (from index 3)."""
     cdef Net c
     _as_net(net, &c, True)
-    _check_games(start, params, hit, bots, games)
+    _check_games(start, params, hit, greedy_weights, bots, games)
     _check(stats.shape[0] >= 3 + c.sides, "stats has 3 counts and a win count per side")
     _check(c.sides == (4 if params[P_INDIVIDUAL] else 2), "the network rates another number of sides")
     cdef bint done
@@ -197,7 +207,7 @@ def match_games(
     network) and write each game's winner (-1 unfinished, -2 a draw)."""
     cdef Net c
     _as_net(net, &c, False)
-    _check_games(start, params, hit, bots, games)
+    _check_games(start, params, hit, greedy_weights, bots, games)
     _check(winners.shape[0] >= games, "winners has room for every game")
     _check(c.sides == (4 if params[P_INDIVIDUAL] else 2), "the network rates another number of sides")
     cdef bint done
