@@ -9,10 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pachisi.ai import _compiled
 from pachisi.ai.budget import Budget
 from pachisi.ai.compiled_expectimax import CompiledExpectimaxPlayer
 from pachisi.ai.expectimax import ExpectimaxPlayer
-from pachisi.ai.learned import _selfplay, train
+from pachisi.ai.learned import train
 from pachisi.ai.learned.features import FEATURES, MAX_ACTIVE
 from pachisi.ai.learned.net import Net, WeightsError
 from pachisi.ai.learned.player import LearnedPlayer
@@ -63,16 +64,16 @@ def test_compiled_features_and_network_match_the_numpy_ones(name: str) -> None:
         row = to_row(state)
         for seat in range(4):
             scores = np.zeros(4)
-            _selfplay.greedy_scores(row, c.params, c.weights, c.hit, scores)
-            blocked = _selfplay.blocked_seats(row, c.params)
+            _compiled.greedy_scores(row, c.params, c.weights, c.hit, scores)
+            blocked = _compiled.blocked_seats(row, c.params)
             idx = np.zeros(MAX_ACTIVE, dtype=np.int32)
             val = np.zeros(MAX_ACTIVE)
-            n = _selfplay.encode(row, c.params, c.hit, seat, blocked, scores, idx, val)
+            n = _compiled.encode(row, c.params, c.hit, seat, blocked, scores, idx, val)
             assert 0 < n <= MAX_ACTIVE
             assert (np.diff(idx[:n]) > 0).all() and idx[n - 1] < FEATURES
-            _selfplay.forward(idx, val, n, _weights(net), h, out)
+            _compiled.forward(idx, val, n, net.weights(), h, out)
             relative = np.zeros(sides)
-            _selfplay.to_absolute(c.params, seat, out, relative)
+            _compiled.to_absolute(c.params, seat, out, relative)
             assert value.seen_by(state, seat) == pytest.approx(relative.tolist(), abs=1e-9)
 
 

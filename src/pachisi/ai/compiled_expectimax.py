@@ -3,9 +3,10 @@
 :class:`CompiledExpectimaxPlayer` ranks and chooses as
 ``ExpectimaxPlayer(evaluate=LearnedEvaluation())`` does, with the same values, the same
 iterative deepening and the same count of positions against a budget in playouts, but its
-search runs in compiled code (:mod:`pachisi.ai.kernels.expectimax`), so that the same
-second reaches a level or two deeper. A position the compiled engine cannot hold (a
-series of throws longer than a state row keeps) is searched by the reference search.
+search runs in compiled code (:func:`pachisi.ai._compiled.search_root`, whose source is
+``src/pachisi/ai/kernels/expectimax.pxi``), so that the same second reaches a level or two
+deeper. A position the compiled engine cannot hold (a series of throws longer than a state
+row keeps) is searched by the reference search.
 
 >>> import random
 >>> from pachisi.notation import read_position
@@ -20,13 +21,13 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pachisi.ai.budget import Budget
 from pachisi.ai.expectimax import MAX_DEPTH, ExpectimaxPlayer
+from pachisi.ai.learned.net import Weights
 from pachisi.ai.learned.value import LearnedEvaluation
 from pachisi.ai.ranked import Ranked
 from pachisi.rules import engine
@@ -49,7 +50,7 @@ class _Tables:
     params: npt.NDArray[np.int32]
     hit: npt.NDArray[np.float64]
     greedy: npt.NDArray[np.float64]
-    net: tuple[Any, ...]
+    net: Weights
     ks: npt.NDArray[np.int32]
     ps: npt.NDArray[np.float64]
 
@@ -86,7 +87,7 @@ class CompiledExpectimaxPlayer(ExpectimaxPlayer):
                 value.params,
                 value.hit,
                 compiled(ruleset).weights,
-                (net.w1, net.b1, net.w2, net.b2, net.w3),
+                net.weights(),
                 np.array([k for k, _ in outcomes], dtype=np.int32),
                 np.array([float(p) for _, p in outcomes], dtype=np.float64),
             )
@@ -95,7 +96,7 @@ class CompiledExpectimaxPlayer(ExpectimaxPlayer):
     def rank(self, state: State, rng: random.Random, budget: Budget | None = None) -> list[Ranked]:
         """Every legal action with its value for the mover's side, best first; each
         action's effort is the depth its value comes from."""
-        from pachisi.ai.kernels import expectimax as kernel
+        from pachisi.ai import _compiled as kernel
         from pachisi.fast.convert import to_row
         from pachisi.fast.params import FastEngineError
 
@@ -149,8 +150,8 @@ class CompiledExpectimaxPlayer(ExpectimaxPlayer):
 
 
 def warm_up() -> None:
-    """Load (or, after an install, compile: about 20 s) the search's kernel, with a small
-    search of a ``classic`` position."""
+    """Load the search's extension and its ``classic`` tables, with a small search of a
+    ``classic`` position."""
     from pachisi.notation import read_position
 
     CompiledExpectimaxPlayer().rank(read_position(EXAMPLE), random.Random(0), Budget(100))

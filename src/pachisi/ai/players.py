@@ -30,7 +30,7 @@ __all__ = ["PLAYER_NAMES", "make_player"]
 
 def _learned() -> Bot:
     # Imported on use: the network's encoder reads the compiled engine's tables, and
-    # loading that package (numba) would slow down every command that names no player.
+    # loading that package would slow down every command that names no player.
     from pachisi.ai.learned.player import LearnedPlayer
 
     return LearnedPlayer()

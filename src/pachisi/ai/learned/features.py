@@ -2,10 +2,11 @@
 
 The encoder reads a compiled-engine state row (:mod:`pachisi.fast.layout`, from
 :func:`pachisi.fast.convert.to_row` for a reference state) and writes the non-zero features
-as index and value pairs. It is plain Python over numpy arrays, so that playing with the
-learned evaluation needs no compiler; self-play training compiles the very same function
-with numba (:mod:`pachisi.ai.learned._selfplay`), so both see identical features. (That is
-why :func:`encode` calls no helper function: numba compiles only what it can see whole.)
+as index and value pairs. It is plain Python over numpy arrays or lists, so that playing
+with the learned evaluation needs no compiler. The compiled players (self-play training,
+``expert``'s search) run its Cython port, ``encode`` of :mod:`pachisi.ai._compiled`
+(``src/pachisi/ai/kernels/features.pxi``), which tests/ai/test_compiled.py holds to this
+reference bit for bit, so both see identical features.
 
 Everything is seen from an observing seat ``o``: the *relative seat* ``r = (seat - o) % 4``
 is 0 for the observer, 2 for its partner opposite. The features (offsets below):

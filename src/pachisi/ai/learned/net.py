@@ -22,9 +22,11 @@ import numpy.typing as npt
 
 from pachisi.ai.learned.features import F_GREEDY, FEATURES
 
-__all__ = ["Net", "WeightsError"]
+__all__ = ["Net", "Weights", "WeightsError"]
 
 Floats = npt.NDArray[np.float64]
+Weights = tuple[Floats, Floats, Floats, Floats, Floats]
+"""The network as the compiled players take it: w1, b1, w2, b2, w3 (:meth:`Net.weights`)."""
 
 
 class WeightsError(ValueError):
@@ -71,6 +73,11 @@ class Net:
             b2=np.zeros(sides),
             w3=w3,
         )
+
+    def weights(self) -> Weights:
+        """The arrays themselves (not copies), in the compiled players' order: training
+        updates them in place."""
+        return (self.w1, self.b1, self.w2, self.b2, self.w3)
 
     def copy(self) -> Net:
         return Net(

@@ -2,7 +2,7 @@
 
 For each legal action it asks the rules engine for the position the action leads to and
 rates that position with the learned evaluation (:mod:`.value`) from its own seat, as in
-training (:mod:`._selfplay`), then takes the best for its side; the generator breaks ties.
+training (:mod:`.train`), then takes the best for its side; the generator breaks ties.
 """
 
 from __future__ import annotations

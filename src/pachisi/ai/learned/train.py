@@ -1,7 +1,8 @@
 """Train the learned evaluation by self-play: the command that made the shipped weights.
 
 ``python -m pachisi.ai.learned.train --ruleset classic --games 40000 --seed 1`` plays that
-many TD(lambda) self-play games on the compiled engine (:mod:`._selfplay`), then measures
+many TD(lambda) self-play games on the compiled engine (``train_games`` and ``match_games``
+of :mod:`pachisi.ai._compiled`, from ``src/pachisi/ai/kernels/selfplay.pxi``), then measures
 the network against ``greedy`` in compiled games, and writes the weights with their
 training record (command, seed, games, seconds, result) to ``--out`` (by default the
 shipped file for that ruleset, :func:`pachisi.ai.learned.value.weights_path`). The same
@@ -21,14 +22,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Final
 
 import numpy as np
 
-from pachisi.ai.learned._selfplay import GREEDY_BOT, LEARNED_BOT, Weights
+from pachisi.ai import _compiled
 from pachisi.ai.learned.net import Net
 from pachisi.ai.learned.value import WEIGHTS_DIR, weights_name
-from pachisi.progress import compiling_notice, games_bar
+from pachisi.progress import games_bar
 from pachisi.rules import engine
 from pachisi.rules.ruleset import Ruleset, RulesetError, parse_ruleset
 
@@ -38,6 +39,9 @@ CHUNK = 250
 """Games per call into compiled code (the progress bar moves this often)."""
 MAX_STEPS = 30_000
 """Throws and actions after which a training game is abandoned (and not learned from)."""
+GREEDY_BOT: Final = _compiled.BOTS["greedy"]
+LEARNED_BOT: Final = _compiled.BOTS["learned"]
+"""The codes of the players of the seats in the compiled games."""
 
 
 @dataclass(frozen=True)
@@ -101,27 +105,6 @@ class Match:
         return (self.wins + self.draws / 2) / self.games if self.games else 0.0
 
 
-def _kernels() -> bool:
-    """Load (or compile) the self-play kernels; True if they had to be compiled."""
-    from pachisi.ai.learned import _selfplay
-
-    kernels: tuple[Any, ...] = (_selfplay.train_games, _selfplay.match_games)
-
-    def misses() -> int:
-        return sum(sum(k.stats.cache_misses.values()) for k in kernels)
-
-    before = misses()
-    ruleset = parse_ruleset("classic")
-    net = Net.initial(2, 4, 0)
-    train(ruleset, net, Training(games=1, seed=0), progress=False, max_steps=1)
-    match_greedy(ruleset, net, games=1, seed=0, max_steps=1)
-    return misses() > before
-
-
-def _weights(net: Net) -> Weights:
-    return (net.w1, net.b1, net.w2, net.b2, net.w3)
-
-
 def train(
     ruleset: Ruleset,
     net: Net,
@@ -132,7 +115,6 @@ def train(
 ) -> Trained:
     """Train ``net`` in place by ``plan``, ending with the best network checked, if any, or
     else the averaged one (``plan.average_from``)."""
-    from pachisi.ai.learned import _selfplay
     from pachisi.fast.convert import to_row
     from pachisi.fast.playouts import compiled
 
@@ -159,8 +141,8 @@ def train(
             alpha = plan.alpha
             if plan.alpha_halflife:
                 alpha *= plan.alpha_halflife / (plan.alpha_halflife + done)
-            _selfplay.train_games(
-                start, c.params, c.p_mouth_up, c.hit, c.weights, bots, _weights(net),
+            _compiled.train_games(
+                start, c.params, c.p_mouth_up, c.hit, c.weights, bots, net.weights(),
                 plan.seed, done, size, plan.lam, alpha, plan.eps, max_steps, stats,
             )  # fmt: skip
             before = done
@@ -193,7 +175,7 @@ def _running_mean(mean: Net | None, net: Net, count: int) -> Net:
     """The mean of ``count`` networks: ``mean`` of the first ``count - 1`` and ``net``."""
     if mean is None:
         return net.copy()
-    for total, new in zip(_weights(mean), _weights(net), strict=True):
+    for total, new in zip(mean.weights(), net.weights(), strict=True):
         total += (new - total) / count
     return mean
 
@@ -220,7 +202,6 @@ def match_greedy(
 ) -> Match:
     """Team games of the network against ``greedy``: ``games`` throw sequences, each played
     with the network on either team (so ``2 * games`` games in all)."""
-    from pachisi.ai.learned import _selfplay
     from pachisi.fast.convert import to_row
     from pachisi.fast.playouts import compiled
 
@@ -235,8 +216,8 @@ def match_greedy(
             [LEARNED_BOT if seat & 1 == team else GREEDY_BOT for seat in range(4)],
             dtype=np.int32,
         )
-        _selfplay.match_games(
-            start, c.params, c.p_mouth_up, c.hit, c.weights, bots, _weights(net), seed, 0,
+        _compiled.match_games(
+            start, c.params, c.p_mouth_up, c.hit, c.weights, bots, net.weights(), seed, 0,
             games, max_steps, winners,
         )  # fmt: skip
         wins += int((winners == team).sum())
@@ -310,7 +291,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.check_games,
         args.average_from,
     )
-    compiling_notice(_kernels)
     sides = 4 if ruleset.teams == "individual" else 2
     net = Net.initial(sides, plan.hidden, plan.seed)
     began = time.perf_counter()
