@@ -40,9 +40,7 @@ USERS = (
 
 GROUPS = (
     "from pachisi.fast import warm_up; warm_up()",
-    "from pachisi.fast import warm_up_batch; warm_up_batch(); "
-    "from pachisi.ai.learned.train import _kernels; _kernels(); "
-    "from pachisi.ai.compiled_expectimax import warm_up; warm_up()",
+    "from pachisi.fast import warm_up_batch; warm_up_batch()",
 )
 """What each process compiles: their machine code barely overlaps."""
 
@@ -60,8 +58,6 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     # The stale-cache checks run here, once, before the processes share the cache.
     importlib.import_module("pachisi.fast._jit")
-    importlib.import_module("pachisi.ai.learned._selfplay")
-    importlib.import_module("pachisi.ai.kernels.expectimax")
 
     began = time.perf_counter()
     procs = [

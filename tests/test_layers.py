@@ -68,8 +68,9 @@ def module_name(path: Path) -> str:
 
 
 def modules() -> dict[str, Path]:
-    """Every module of the package, by dotted name."""
-    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+    """Every module of the package, by dotted name: its Python modules and its compiled ones
+    (Cython ``.pyx``, which import nothing of the package's Python: they include C sources)."""
+    return {module_name(p): p for p in sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.pyx")])}
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -103,6 +104,8 @@ def imports_of(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     """The package modules that module ``name`` imports when it runs."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
+    if path.suffix == ".pyx":
+        return found
     for node in _runtime_nodes(ast.parse(path.read_text(), str(path))):
         targets: list[str] = []
         if isinstance(node, ast.Import):

@@ -26,7 +26,7 @@ from typing import Final
 
 import numpy as np
 
-from pachisi.ai import _compiled
+import pachisi.ai._compiled as compiled_players
 from pachisi.ai.learned.net import Net
 from pachisi.ai.learned.value import WEIGHTS_DIR, weights_name
 from pachisi.progress import games_bar
@@ -39,8 +39,8 @@ CHUNK = 250
 """Games per call into compiled code (the progress bar moves this often)."""
 MAX_STEPS = 30_000
 """Throws and actions after which a training game is abandoned (and not learned from)."""
-GREEDY_BOT: Final = _compiled.BOTS["greedy"]
-LEARNED_BOT: Final = _compiled.BOTS["learned"]
+GREEDY_BOT: Final = compiled_players.BOTS["greedy"]
+LEARNED_BOT: Final = compiled_players.BOTS["learned"]
 """The codes of the players of the seats in the compiled games."""
 
 
@@ -141,7 +141,7 @@ def train(
             alpha = plan.alpha
             if plan.alpha_halflife:
                 alpha *= plan.alpha_halflife / (plan.alpha_halflife + done)
-            _compiled.train_games(
+            compiled_players.train_games(
                 start, c.params, c.p_mouth_up, c.hit, c.weights, bots, net.weights(),
                 plan.seed, done, size, plan.lam, alpha, plan.eps, max_steps, stats,
             )  # fmt: skip
@@ -216,7 +216,7 @@ def match_greedy(
             [LEARNED_BOT if seat & 1 == team else GREEDY_BOT for seat in range(4)],
             dtype=np.int32,
         )
-        _compiled.match_games(
+        compiled_players.match_games(
             start, c.params, c.p_mouth_up, c.hit, c.weights, bots, net.weights(), seed, 0,
             games, max_steps, winners,
         )  # fmt: skip
