@@ -8,6 +8,18 @@ from pachisi.rules import cowries, engine
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import CHANCE, State
 
+RULESETS = [
+    "classic",
+    "wikipedia-full",
+    "herklots-6",
+    "tylor-1879",
+    "ludii",
+    "classic+teams=individual",
+    "classic+kill_before_home=team",
+]
+"""Rulesets the compiled players are checked on: the named ones with splits, groups, the
+Ludii rules, and the switches that change sides and credits."""
+
 ACTING = (
     "0,29,35,10/72,35,1,0/84,32,1,0/42,41,28,31 a3 165 k=4 entered=0,1,2,3 kills=0,0,0,1 classic"
 )

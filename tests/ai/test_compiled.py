@@ -27,22 +27,10 @@ from pachisi.fast.playouts import compiled
 from pachisi.rules import deadlock, engine
 from pachisi.rules.ruleset import Ruleset, parse_ruleset
 from pachisi.rules.state import State
+from tests.ai import positions
 from tests.ai.positions import decisions
 
-RULESETS = [
-    "classic",
-    "wikipedia-full",
-    "herklots-6",
-    "tylor-1879",
-    "ludii",
-    "classic+teams=individual",
-    "classic+kill_before_home=team",
-    "classic+blockade=true",
-]
-
-
-def _sides(ruleset: Ruleset) -> int:
-    return 4 if ruleset.teams == "individual" else 2
+RULESETS = [*positions.RULESETS, "classic+blockade=true"]
 
 
 def _net(sides: int, hidden: int, seed: int) -> Net:
@@ -78,7 +66,7 @@ def test_scores_blocked_seats_and_features_are_the_references(name: str) -> None
         row = to_row(state)
         scores = np.zeros(4)
         _compiled.greedy_scores(row, c.params, c.weights, c.hit, scores)
-        seats = range(4) if _sides(ruleset) == 4 else (0, 1, 0, 1)
+        seats = range(4) if engine.side_count(ruleset) == 4 else (0, 1, 0, 1)
         assert scores.tolist() == [greedy.evaluate(state, seat) for seat in seats]
         blocked = sum(
             1 << seat
@@ -104,7 +92,7 @@ def test_scores_blocked_seats_and_features_are_the_references(name: str) -> None
 @pytest.mark.parametrize("name", ["classic", "classic+teams=individual"])
 def test_the_network_is_numpys(name: str) -> None:
     ruleset = parse_ruleset(name)
-    sides = _sides(ruleset)
+    sides = engine.side_count(ruleset)
     net = _net(sides, 24, 11)
     c = compiled(ruleset)
     h = np.zeros(24)
@@ -160,7 +148,7 @@ learned, greedy, random, learned) and the sum of each trained array's magnitudes
 @pytest.mark.parametrize(("name", "bots"), list(SELF_PLAY))
 def test_self_play_repeats_the_recorded_games(name: str, bots: tuple[int, ...]) -> None:
     ruleset = parse_ruleset(name)
-    sides = _sides(ruleset)
+    sides = engine.side_count(ruleset)
     c = compiled(ruleset)
     start = to_row(engine.new_game(ruleset))
     net = Net.initial(sides, 8, seed=5)

@@ -30,28 +30,18 @@ from pachisi.fast.convert import to_row
 from pachisi.fast.playouts import compiled
 from pachisi.rules import engine
 from pachisi.rules.ruleset import NAMED, parse_ruleset
-from tests.ai.positions import decisions
-
-SETUPS = [
-    "classic",
-    "wikipedia-full",
-    "herklots-6",
-    "tylor-1879",
-    "ludii",
-    "classic+teams=individual",
-    "classic+kill_before_home=team",
-]
+from tests.ai.positions import RULESETS, decisions
 
 
 def _weights(net: Net) -> tuple[np.ndarray, ...]:
     return (net.w1, net.b1, net.w2, net.b2, net.w3)
 
 
-@pytest.mark.parametrize("name", SETUPS)
+@pytest.mark.parametrize("name", RULESETS)
 def test_compiled_features_and_network_match_the_numpy_ones(name: str) -> None:
     """Training (compiled) and play (plain Python) must see a position alike."""
     ruleset = parse_ruleset(name)
-    sides = 4 if ruleset.teams == "individual" else 2
+    sides = engine.side_count(ruleset)
     net = Net.initial(sides, 16, seed=3)
     rng = np.random.default_rng(0)
     net.w1 += rng.normal(0, 0.2, net.w1.shape)  # not just the starting weights

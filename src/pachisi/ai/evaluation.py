@@ -45,7 +45,7 @@ _WEIGHTS: Final = Weights()
 
 def sides(state: State) -> int:
     """How many sides play: 2 teams, or 4 seats under ``teams = individual``."""
-    return 4 if state.ruleset.teams == "individual" else 2
+    return engine.side_count(state.ruleset)
 
 
 def side_of(state: State, seat: int) -> int:

@@ -168,6 +168,12 @@ def pools_credits(r: Ruleset) -> bool:
     return r.kill_before_home == "team" and r.teams == "pairs"
 
 
+def side_count(r: Ruleset) -> int:
+    """How many sides play (R-TEAMS): two teams of partners, or four seats alone under
+    V-INDIVIDUAL."""
+    return 4 if r.teams == "individual" else 2
+
+
 def side_credits(r: Ruleset, kills: Sequence[int], seat: int) -> int:
     """The kill credits ``seat`` may go home on (R-KILL-BEFORE-HOME): its own kills, and its
     partner's too when :func:`pools_credits`."""

@@ -19,7 +19,7 @@ from pachisi.rules import _legal, cowries
 from pachisi.rules._builder import Builder
 from pachisi.rules._entry import entry_progress, free_progress
 from pachisi.rules._legal import pyada_uses
-from pachisi.rules._position import mover, occupancy, pools_credits, side_credits
+from pachisi.rules._position import mover, occupancy, pools_credits, side_count, side_credits
 from pachisi.rules._throws import throw
 from pachisi.rules.actions import DECLINE, Action, ActionKind, IllegalActionError
 from pachisi.rules.board import (
@@ -55,6 +55,7 @@ __all__ = [
     "outcome",
     "pending_value",
     "pools_credits",
+    "side_count",
     "side_credits",
     "value_of",
 ]

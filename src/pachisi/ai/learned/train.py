@@ -291,7 +291,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.check_games,
         args.average_from,
     )
-    sides = 4 if ruleset.teams == "individual" else 2
+    sides = engine.side_count(ruleset)
     net = Net.initial(sides, plan.hidden, plan.seed)
     began = time.perf_counter()
     counts = train(ruleset, net, plan, progress=sys.stderr.isatty())

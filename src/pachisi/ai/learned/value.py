@@ -20,7 +20,7 @@ from pachisi.ai.learned.features import MAX_ACTIVE, encode, tables
 from pachisi.ai.learned.net import Net, WeightsError
 from pachisi.fast.convert import to_row
 from pachisi.fast.params import compile_ruleset
-from pachisi.rules import deadlock
+from pachisi.rules import deadlock, engine
 from pachisi.rules.ruleset import NAMED, Ruleset, derive
 from pachisi.rules.state import DRAW, State
 
@@ -85,7 +85,7 @@ class LearnedValue:
     """A trained network and one ruleset's tables: chances of winning for positions."""
 
     def __init__(self, net: Net, ruleset: Ruleset) -> None:
-        sides = 4 if ruleset.teams == "individual" else 2
+        sides = engine.side_count(ruleset)
         if net.sides != sides:
             raise WeightsError(
                 f"these learned weights rate {net.sides} sides; {ruleset.name} has {sides}"
