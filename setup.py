@@ -6,9 +6,10 @@ the extension modules. Two extensions:
 - ``pachisi.fast._core``: the compiled engine (``src/pachisi/fast/_core.pyx`` and the parts
   it includes from ``src/pachisi/fast/kernels/``), one C file so that the compiler can
   inline across all of it;
-- ``pachisi.ai._compiled``: the compiled players, playouts, expectimax, the learned
-  encoder and self-play (``src/pachisi/ai/_compiled.pyx``), which call the engine through
-  the C functions ``src/pachisi/fast/_core.pxd`` declares.
+- ``pachisi.ai._compiled``: the compiled players' expectimax, the learned encoder and
+  network, and self-play (``src/pachisi/ai/_compiled.pyx``), which includes the engine's
+  parts too, so that the compiler inlines the engine into the players and neither
+  extension calls the other.
 
 Both are ``optional``: where no C compiler works the build says so and goes on, and the
 package installs without them (pachisi.fast then explains what is missing).

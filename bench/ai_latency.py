@@ -18,7 +18,6 @@ import time
 from pachisi.ai.bots import GreedyBot
 from pachisi.ai.levels import LEVELS
 from pachisi.ai.players import make_player
-from pachisi.fast import warm_up
 from pachisi.rules import cowries, engine
 from pachisi.rules.ruleset import parse_ruleset
 from pachisi.rules.state import CHANCE, State
@@ -57,7 +56,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     print("$ .venv/bin/python bench/ai_latency.py " + " ".join(sys.argv[1:]))
-    warm_up()  # rollouts run in the compiled engine: never time its compiler
     print(f"{'ruleset':<16}{'level':<8}{'median s':>10}{'p90 s':>8}{'max s':>8}{'positions':>11}")
     for name in args.ruleset or ["classic", "wikipedia-full"]:
         states = positions(name, args.positions, args.every, args.seed)

@@ -18,7 +18,7 @@ import time
 
 from ai_latency import positions
 from pachisi.ai.budget import Budget
-from pachisi.ai.compiled_expectimax import CompiledExpectimaxPlayer, warm_up
+from pachisi.ai.compiled_expectimax import CompiledExpectimaxPlayer
 from pachisi.ai.expectimax import ExpectimaxPlayer
 from pachisi.ai.learned.value import LearnedEvaluation
 from pachisi.rules.state import State
@@ -43,7 +43,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference", action="store_true", help="time the reference search too")
     args = parser.parse_args(argv)
     print("$ .venv/bin/python bench/search_depth.py " + " ".join(sys.argv[1:]))
-    warm_up()  # never time the compiler
     head = f"{'ruleset':<26}{'depth':>5}{'positions':>11}{'max':>8}{'median s':>10}{'max s':>8}"
     print(head + (f"{'reference median s':>20}" if args.reference else ""))
     for name in args.ruleset or ["classic"]:

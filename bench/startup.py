@@ -11,10 +11,10 @@
 "From process start" is the parent's monotonic clock just before the child is started
 (Linux's CLOCK_MONOTONIC is one clock for all processes), so it includes the interpreter's
 own start-up. Each case runs ``--repeat`` times; the table shows the median and the
-fastest. ``--cold`` also runs ``simulate`` once with ``NUMBA_CACHE_DIR`` pointed at an empty
-temporary directory: the numba engine's first run after an install, which compiles.
+fastest. The compiled core is built ahead of time (setup.py), so the first run after an
+install costs what every run costs: there is no cache to fill.
 
-    .venv/bin/python bench/startup.py [--repeat N] [--cold] [--json]
+    .venv/bin/python bench/startup.py [--repeat N] [--json]
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
-COMPILED = ("numba", "llvmlite", "pachisi.fast._core", "pachisi.ai._compiled")
+COMPILED = ("pachisi.fast._core", "pachisi.ai._compiled")
 """The compiled modules whose loading the commands are checked for."""
 
 # Runs the console script's entry point (pyproject's [project.scripts]) with ARGV and,
@@ -163,29 +163,15 @@ def measure(repeat: int, env: dict[str, str]) -> list[dict[str, Any]]:
     return rows
 
 
-def cold_simulate(env: dict[str, str]) -> dict[str, Any]:
-    """``simulate`` once with an empty numba cache: what the first run after an install pays."""
-    with tempfile.TemporaryDirectory() as cache:
-        seconds, _ = run(
-            [str(BIN / "pachisi"), "simulate", "--games", "100", "--engine", "fast"],
-            {**env, "NUMBA_CACHE_DIR": cache},
-        )
-    case = "pachisi simulate --games 100, empty numba cache"
-    return {"case": case, "median_s": seconds, "min_s": seconds, "runs": 1}
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs of each case (default 3)")
-    parser.add_argument("--cold", action="store_true", help="also simulate with no numba cache")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     rows = measure(args.repeat, env)
-    if args.cold:
-        rows.append(cold_simulate(env))
     command_line = "$ .venv/bin/python bench/startup.py " + " ".join(sys.argv[1:])
     if args.json:
         python = sys.version.split()[0]

@@ -30,7 +30,6 @@ from tests.rules.random_rulesets import random_rulesets  # noqa: E402
 
 from pachisi.ai import make_player  # noqa: E402
 from pachisi.arguments import INT32_MAX  # noqa: E402
-from pachisi.fast import warm_up  # noqa: E402
 from pachisi.rules.ruleset import NAMED  # noqa: E402
 from pachisi.simulate import simulate  # noqa: E402
 
@@ -43,7 +42,6 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the ruleset generator")
     args = parser.parse_args()
     print("$ .venv/bin/python bench/termination.py " + " ".join(sys.argv[1:]), flush=True)
-    warm_up()
     bots = [make_player("random")] * 4
     rulesets = [*NAMED.values(), *random_rulesets(args.seed, args.rulesets)]
     began = time.perf_counter()

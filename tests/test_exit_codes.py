@@ -25,7 +25,6 @@ import pachisi.tournament as tournament
 from pachisi import cli
 from pachisi import play as play_module
 from pachisi.cli import EXIT_CODES, main
-from pachisi.fast import warm_up
 from pachisi.game import Game
 from pachisi.notation import record_from_game, write_position, write_record
 from pachisi.rules import engine
@@ -52,13 +51,6 @@ def test_the_readme_lists_the_table() -> None:
     section = readme.split("\n## Exit codes\n", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| `")]
     assert [int(row.split("`")[1]) for row in rows] == sorted(EXIT_CODES)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _compiled_engine() -> None:
-    """These tests compare standard error exactly; on a fresh install the first `simulate`
-    would also print that it compiled the fast engine (tests/fast test that notice)."""
-    warm_up()
 
 
 @pytest.fixture

@@ -1,10 +1,9 @@
 """Checks at the Python boundary of the compiled engine and the simulations, before
 anything reaches a kernel.
 
-numba compiles one machine-code version per argument type: a float, a bool or a numpy
-integer where the kernels take a Python int would start a silent compile of several
-minutes, and an int too large for 64 bits fails inside numba. :func:`whole` refuses the
-first and converts numpy integers, so that every call reaches the one compiled version.
+The kernels take C integers: a float or a bool where a count is meant would be silently
+truncated or accepted, and an int too large for 64 bits would overflow at the C boundary.
+:func:`whole` refuses them with an error naming the argument, and converts numpy integers.
 A state row holds what a reference state holds, so a state that no game can reach (a
 piece on progress 200, a seat 9) would be played as nonsense: :func:`reachable` refuses it
 with the invariants the position reader checks (:func:`pachisi.rules.invariants.check_state`).

@@ -16,7 +16,7 @@ while this module is still loading into exit code 130.
     pachisi moves POSITION [POSITION ...] [--json]
     pachisi hint POSITION [POSITION ...] [--level L] [--seed S] [--json]
     pachisi simulate --ruleset R --games N --seed S [--players 2|4] [--bots B]
-                     [--engine fast|reference] [--workers K]
+                     [--engine fast|reference] [--workers K] [--threads T]
                      [--max-turns T] [--max-steps N] [--json]
     pachisi tournament --players A,B[,C,D] --ruleset R --games N --seed S [--workers K]
                        [--ray [ADDRESS]] [--max-steps N] [--json] [--csv FILE]
@@ -55,7 +55,7 @@ from pachisi.notation import (
     write_position,
 )
 from pachisi.play import MAX_STEPS, run_play
-from pachisi.progress import compiling_notice, games_bar
+from pachisi.progress import games_bar
 from pachisi.rules import engine
 from pachisi.rules.board import SEAT_NAMES
 from pachisi.rules.ruleset import (
@@ -72,6 +72,7 @@ from pachisi.simulate import (
     DEFAULT_MAX_STEPS,
     DEFAULT_MAX_TURNS,
     ENGINES,
+    MAX_THREADS,
     Summary,
     fast_plays,
     simulate,
@@ -354,6 +355,14 @@ def _parser() -> argparse.ArgumentParser:
         default=1,
         metavar="K",
         help=f"spread the games over K processes, 1..{MAX_WORKERS} (default: 1)",
+    )
+    p.add_argument(
+        "--threads",
+        type=_integer(1, MAX_THREADS),
+        default=1,
+        metavar="T",
+        help=f"spread the fast engine's games over T threads of each process, "
+        f"1..{MAX_THREADS} (default: 1); the same games",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_cmd_simulate)
@@ -723,10 +732,17 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise CliError("--engine fast plays only the random and greedy bots; use the reference")
     if args.engine == "fast":
         from pachisi.fast.params import FastEngineError
-        from pachisi.fast.playouts import compiled
 
         try:
+            from pachisi.fast.playouts import compiled
+
             compiled(ruleset)
+        except ImportError as exc:
+            # CompiledEngineMissing: this installation has no compiled engine.
+            if chosen == "fast":
+                raise CliError(f"--engine fast: {exc}") from None
+            print(f"pachisi: {exc}; playing with the reference engine", file=sys.stderr)
+            args.engine = "reference"
         except FastEngineError as exc:
             if chosen == "fast":
                 raise CliError(f"--engine fast cannot play this ruleset: {exc}") from None
@@ -736,10 +752,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             args.engine = "reference"
-    if args.engine == "fast":
-        from pachisi.fast import warm_up
-
-        compiling_notice(warm_up)
+    if args.threads > 1 and args.engine != "fast":
+        raise CliError(
+            "--threads spreads the compiled engine's games; the reference engine uses --workers"
+        )
     with games_bar(args.games, show=sys.stderr.isatty()) as bar:
         summary = simulate(
             ruleset,
@@ -751,6 +767,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             max_steps=args.max_steps,
             engine_name=args.engine,
             workers=args.workers,
+            threads=args.threads,
         )
     if args.json:
         print(json.dumps(summary.as_dict()))

@@ -228,6 +228,10 @@ reference rules engine. They give the same games for the same seed."""
 
 _CHUNK: Final = 64
 """Games handed to a worker (or played between progress reports) at a time."""
+_FAST_CHUNK: Final = 1024
+"""The same on the compiled engine, whose games cost little against a call's overhead."""
+MAX_THREADS: Final = 256
+"""The most threads ``simulate`` spreads the compiled engine's games over."""
 
 
 def simulate(
@@ -241,25 +245,31 @@ def simulate(
     max_steps: int = DEFAULT_MAX_STEPS,
     engine_name: str = "reference",
     workers: int = 1,
+    threads: int = 1,
 ) -> Summary:
     """Play ``games`` games with one bot per seat; game ``i`` uses
     :func:`pachisi.rules.cowries.game_rngs`.
 
     ``engine_name`` is ``reference`` (the rules engine) or ``fast`` (the compiled engine,
     which plays the ``random`` and ``greedy`` bots); ``workers`` spreads the games over
-    that many processes. Neither changes a single game: the results are the same.
+    that many processes, and ``threads`` the compiled engine's games over that many
+    threads of each process. None of them changes a single game: the results are the
+    same.
     """
     games = whole("the number of games", games, 0, INT32_MAX)
     max_turns = whole("max_turns", max_turns, 1, INT32_MAX)
     max_steps = whole("max_steps", max_steps, 1, INT32_MAX)
     workers = whole("workers", workers, 1, 1024)
+    threads = whole("threads", threads, 1, MAX_THREADS)
     if engine_name not in ENGINES:
         raise ValueError(f"unknown engine {engine_name!r}; choose one of {', '.join(ENGINES)}")
     if engine_name == "fast":
         _check_fast_bots(bots)
-    chunks = [range(i, min(i + _CHUNK, games)) for i in range(0, games, _CHUNK)]
+    size = _FAST_CHUNK if engine_name == "fast" else _CHUNK
+    chunks = [range(i, min(i + size, games)) for i in range(0, games, size)]
     jobs = [
-        (engine_name, ruleset, seed, chunk, tuple(bots), max_turns, max_steps) for chunk in chunks
+        (engine_name, ruleset, seed, chunk, tuple(bots), max_turns, max_steps, threads)
+        for chunk in chunks
     ]
     start = time.perf_counter()
     results: list[GameStats] = []
@@ -278,14 +288,14 @@ def simulate(
     return _summary(ruleset, seed, bots, results, time.perf_counter() - start, max_turns, max_steps)
 
 
-Job = tuple[str, Ruleset, int, range, tuple[Bot, ...], int, int]
+Job = tuple[str, Ruleset, int, range, tuple[Bot, ...], int, int, int]
 
 
 def _play_chunk(job: Job) -> list[GameStats]:
     """The games of one chunk (a top-level function, so that worker processes can run it)."""
-    engine_name, ruleset, seed, indices, bots, max_turns, max_steps = job
+    engine_name, ruleset, seed, indices, bots, max_turns, max_steps, threads = job
     if engine_name == "fast":
-        return _fast_chunk(ruleset, seed, indices, bots, max_turns, max_steps)
+        return _fast_chunk(ruleset, seed, indices, bots, max_turns, max_steps, threads)
     out = []
     for i in indices:
         dice, choices = cowries.game_rngs(seed, i)
@@ -323,6 +333,7 @@ def _fast_chunk(
     bots: tuple[Bot, ...],
     max_turns: int,
     max_steps: int,
+    threads: int,
 ) -> list[GameStats]:
     from pachisi.fast.playouts import simulate_games
 
@@ -333,20 +344,29 @@ def _fast_chunk(
         [b.name for b in bots],
         max_turns=max_turns,
         max_steps=max_steps,
+        threads=threads,
     )
     out = []
+    # Read from the final rows: turning every row into a reference state would cost more
+    # than playing the game. A game handed over to the reference engine has its state.
+    winners = result.winners.tolist()
+    turns = result.turns.tolist()
     for j in range(len(indices)):
-        state = result.final_state(j, ruleset)
-        outcome = engine.outcome(state)
+        winner, turn = winners[j], turns[j]
+        if j in result.handed_over:
+            state = result.handed_over[j]
+            outcome = engine.outcome(state)
+            winner = -1 if outcome is None else -2 if outcome.is_draw else state.winner
+            turn = state.turn
         out.append(
             GameStats(
                 throws=int(result.throws[j]),
                 actions=int(result.actions[j]),
                 captures=int(result.captures[j]),
-                turns=state.turn,
-                winner=outcome.winner if outcome else None,
-                winning_seats=outcome.seats if outcome else (),
-                drawn=outcome is not None and outcome.is_draw,
+                turns=turn,
+                winner=winner if winner >= 0 else None,
+                winning_seats=engine.side_seats(ruleset, winner) if winner >= 0 else (),
+                drawn=winner == -2,
             )
         )
     return out

@@ -27,7 +27,7 @@ def test_import_pachisi_loads_no_rl_library() -> None:
 def test_import_pachisi_env_registers_and_loads_the_environments_on_use() -> None:
     loaded = _loaded_after("import pachisi.env")
     assert "gymnasium" in loaded
-    assert not loaded & {"pettingzoo", "numba", "pachisi.env.pettingzoo_env"}
+    assert not loaded & {"pettingzoo", "pachisi.env.pettingzoo_env"}
     spec = gym.spec(pachisi.env.ENV_ID)
     assert spec.entry_point == "pachisi.env.gymnasium_env:PachisiEnv"
     assert spec.vector_entry_point == "pachisi.env.vector_env:PachisiVectorEnv"

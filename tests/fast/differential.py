@@ -11,28 +11,15 @@ import random
 
 import numpy as np
 
-from pachisi.fast import _actions, _legal, _step
-from pachisi.fast._position import OCC_N_SIZE
 from pachisi.fast.convert import action_id, action_of, events_of, to_row, to_state
+from pachisi.fast.native import core
 from pachisi.fast.params import compile_ruleset
 from pachisi.notation import write_position
 from pachisi.rules import cowries, engine
 from pachisi.rules.ruleset import parse_ruleset
 from pachisi.rules.state import CHANCE, State
 
-MAX_EVENTS = 64
-
-
-class Scratch:
-    """The buffers the kernels work in."""
-
-    def __init__(self) -> None:
-        self.occ_n = np.zeros(OCC_N_SIZE, np.int32)
-        self.occ = np.zeros((96, 16), np.int32)
-        self.out = np.zeros(4096, np.int32)
-        self.ev = np.zeros((MAX_EVENTS, 8), np.int32)
-        self.evn = np.zeros(2, np.int32)
-        self.pool = _legal.new_pool()
+Scratch = core.Scratch
 
 
 def compare_step(
@@ -40,20 +27,19 @@ def compare_step(
 ) -> str:
     """Apply ``move`` (a throw ``k`` or an Action) in both engines; '' if they agree."""
     r = state.ruleset
-    w.evn[:] = 0
     if isinstance(move, int):
         after, events = engine.apply_chance(state, move)
-        _step.apply_chance(row, params, move, w.ev, w.evn)
+        ev = core.apply_chance(row, params, move, w)
     else:
         after, events = engine.apply_action(state, move)  # type: ignore[arg-type]
-        _step.apply_action(row, params, action_id(move, r), w.occ_n, w.occ, w.ev, w.evn)  # type: ignore[arg-type]
+        ev = core.apply_action(row, params, action_id(move, r), w)  # type: ignore[arg-type]
     fast = to_state(row, r)
     if fast != after:
         return (
             f"state after {move}:\n  from {write_position(state)}\n"
             f"  ref  {write_position(after)}\n  fast {fast}"
         )
-    fast_events = events_of(w.ev, int(w.evn[0]))
+    fast_events = events_of(ev, len(ev))
     if fast_events != events:
         ref_events = [str(e) for e in events]
         return f"events after {move}: ref {ref_events} fast {[str(e) for e in fast_events]}"
@@ -63,8 +49,7 @@ def compare_step(
 def compare_legal(state: State, row: np.ndarray, params: np.ndarray, w: Scratch) -> str:
     """The legal actions of both engines, in order; '' if they agree."""
     ref = [action_id(a, state.ruleset) for a in engine.legal_actions(state)]
-    n = _actions.legal_actions(row, params, w.occ_n, w.occ, w.out, w.pool)
-    fast = [int(x) for x in w.out[:n]]
+    fast = core.legal_actions(row, params, w).tolist()
     if fast != ref:
         names = [str(action_of(a, state)) for a in fast]
         listed = [str(a) for a in engine.legal_actions(state)]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pachisi.fast import batch as B
-from pachisi.fast._batch import O_BOARD, O_PIECES, O_PROGRESS, O_SEATS, O_STAGE, O_THROW_K
+from pachisi.fast.codes import O_BOARD, O_PIECES, O_PROGRESS, O_SEATS, O_STAGE, O_THROW_K
 from pachisi.fast.convert import action_id, action_of
 from pachisi.rules import cowries, engine
 from pachisi.rules.actions import IllegalActionError
@@ -171,11 +171,3 @@ def test_an_action_id_the_ruleset_cannot_have_is_still_an_illegal_action() -> No
     batch = B.init(get_ruleset("classic"), 1, seed=1)
     with pytest.raises(IllegalActionError):
         B.step(batch, [1 + 7])  # a move by slot 7, which six cowries never throw
-
-
-def test_warm_up_batch_leaves_the_batch_kernels_ready() -> None:
-    from pachisi.fast import _batch, warm_up_batch
-
-    warm_up_batch()
-    for name in ("start_batch", "step_batch", "throw_batch", "observe_batch", "choose_batch"):
-        assert getattr(_batch, name).signatures, f"{name} was not compiled or loaded"

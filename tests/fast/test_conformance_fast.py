@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pachisi.fast import _actions, _step
 from pachisi.fast.convert import action_of, events_of, to_row, to_state
 from pachisi.fast.layout import OVER_STAGE, POS, SEAT, STAGE, THROW_STAGE, WINNER
+from pachisi.fast.native import core
 from pachisi.fast.params import compile_ruleset
 from pachisi.rules import engine
 from pachisi.rules.actions import ActionKind
@@ -57,8 +57,7 @@ def _ludii_move(state: State, row: Row, params: Row, a: int, w: Scratch) -> Ludi
     seat = action.seat
     g = action.global_pieces[0]
     trial = row.copy()
-    w.evn[:] = 0
-    _step.apply_action(trial, params, a, w.occ_n, w.occ, w.ev, w.evn)
+    ev = core.apply_action(trial, params, a, w)
     landed = int(trial[POS + g])
     if action.kind in (ActionKind.FREE, ActionKind.ENTER):
         in_hand = sum(1 for p in state.seat_pieces(seat) if p == 0)
@@ -68,17 +67,17 @@ def _ludii_move(state: State, row: Row, params: Row, a: int, w: Scratch) -> Ludi
     stack = [h for h in state.order if SQUARE_OF[h >> 2][state.pos[h]] == frm]
     if landed == HOME:
         return (frm, len(stack) - 1, CHARKONI_CELL, False, 0)
-    captures = [e for e in events_of(w.ev, int(w.evn[0])) if e.kind == "capture"]
+    captures = [e for e in events_of(ev, len(ev)) if e.kind == "capture"]
     owner = (captures[0].pieces[0] >> 2) + 1 if captures else 0
     return (frm, stack.index(g), SQUARE_OF[seat][landed], False, owner)
 
 
-def _same_step(ref: State, row: Row, ref_events: list[Any], w: Scratch) -> str:
+def _same_step(ref: State, row: Row, ref_events: list[Any], ev: Row) -> str:
     """'' if the compiled engine reached the reference's state with the same events."""
     fast = to_state(row, ref.ruleset)
     if fast != ref:
         return f"state: reference {ref}, fast {fast}"
-    fast_events = events_of(w.ev, int(w.evn[0]))
+    fast_events = events_of(ev, len(ev))
     if fast_events != ref_events:
         return f"events: reference {ref_events}, fast {fast_events}"
     return ""
@@ -97,10 +96,9 @@ def replay_fast(game: dict[str, Any]) -> list[str]:
             return [f"step {n}: the compiled engine expects no throw here"]
         if row[SEAT] != step["mover"] - 1:
             return [f"step {n}: mover {step['mover']} but the fast seat is {row[SEAT]}"]
-        w.evn[:] = 0
-        _step.apply_chance(row, params, step["pips"], w.ev, w.evn)
+        ev = core.apply_chance(row, params, step["pips"], w)
         ref, events = engine.apply_chance(ref, step["pips"])
-        problem = _same_step(ref, row, events, w)
+        problem = _same_step(ref, row, events, ev)
         if problem:
             return [f"step {n}, throw {step['pips']}: the engines differ: {problem}"]
         problem = compare_legal(ref, row, params, w)
@@ -108,8 +106,7 @@ def replay_fast(game: dict[str, Any]) -> list[str]:
             return [f"step {n}: the engines differ: {problem}"]
 
         state = to_state(row, ruleset)
-        count = _actions.legal_actions(row, params, w.occ_n, w.occ, w.out, w.pool)
-        ids = [int(a) for a in w.out[:count]]
+        ids = core.legal_actions(row, params, w).tolist()
         ours = {a: _ludii_move(state, row, params, a, w) for a in ids}
         theirs = Counter(from_ludii(m) for m in step["legal"])
         if Counter(ours.values()) != theirs:
@@ -120,10 +117,9 @@ def replay_fast(game: dict[str, Any]) -> list[str]:
             ]
         chosen = from_ludii(step["legal"][step["chosen"]])
         a = next(a for a, move in ours.items() if move == chosen)
-        w.evn[:] = 0
-        _step.apply_action(row, params, a, w.occ_n, w.occ, w.ev, w.evn)
+        ev = core.apply_action(row, params, a, w)
         ref, events = engine.apply_action(ref, action_of(a, state))
-        problem = _same_step(ref, row, events, w)
+        problem = _same_step(ref, row, events, ev)
         if problem:
             return [f"step {n}, action {action_of(a, state)}: the engines differ: {problem}"]
 

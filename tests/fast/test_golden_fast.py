@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from pachisi.fast import _actions, _step
 from pachisi.fast.convert import action_of, to_row, to_state
 from pachisi.fast.layout import OVER_STAGE, STAGE, THROW_OFF_STAGE, THROW_STAGE
+from pachisi.fast.native import core
 from pachisi.fast.params import compile_ruleset
 from pachisi.notation import read_position, write_position
 from pachisi.rules import engine
@@ -57,7 +57,6 @@ def test_golden_playthrough_on_the_fast_engine(path: Path, name: str, seed: int)
         state = to_state(row, ruleset)
         assert write_position(state) == text, f"{where}: fast engine at\n  {write_position(state)}"
         word, text = record[i + 1]
-        w.evn[:] = 0
         if word == "result":
             assert row[STAGE] == OVER_STAGE, where
             assert str(engine.outcome(state)) == text, where
@@ -66,19 +65,19 @@ def test_golden_playthrough_on_the_fast_engine(path: Path, name: str, seed: int)
             assert row[STAGE] in CHANCE_STAGES, f"{where}: the fast engine waits for no throw"
             throw, k = record[i + 2] if i + 2 < len(record) else ("", "")
             assert throw == "throw", where
-            _step.apply_chance(row, params, int(k), w.ev, w.evn)
+            core.apply_chance(row, params, int(k), w)
         else:
             assert word == "actions", where
             assert row[STAGE] not in (*CHANCE_STAGES, OVER_STAGE), where
-            n = _actions.legal_actions(row, params, w.occ_n, w.occ, w.out, w.pool)
-            ids = [int(a) for a in w.out[:n]]
+            ids = core.legal_actions(row, params, w).tolist()
+            n = len(ids)
             names = [str(action_of(a, state)) for a in ids]
             assert names == text.split(), f"{where}: fast engine lists {names}"
             assert len(set(ids)) == n, f"{where}: repeated ids {ids}"
             play, chosen = record[i + 2] if i + 2 < len(record) else ("", "")
             assert play == "play" and chosen in names, where
             a = ids[names.index(chosen)]
-            _step.apply_action(row, params, a, w.occ_n, w.occ, w.ev, w.evn)
+            core.apply_action(row, params, a, w)
         i += 3
         steps += 1
     assert i + 2 == len(record), f"{path.name}: lines after the result"

@@ -3,17 +3,13 @@ for game, and playouts from any position (issue 6, items 1 and 5)."""
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pytest
 
 from pachisi.ai.bots import GreedyBot, Weights
 from pachisi.ai.players import make_player
-from pachisi.fast import _playout, warm_up
 from pachisi.fast.params import FastEngineError
 from pachisi.fast.playouts import final_states, playouts
-from pachisi.progress import compiling_notice
 from pachisi.rules import engine
 from pachisi.rules.ruleset import NAMED, get_ruleset
 from pachisi.simulate import simulate
@@ -83,27 +79,17 @@ def test_playouts_refuse_unknown_players() -> None:
         playouts(start, 1, seed=1, players="minimax")
 
 
-def test_warm_up_reports_whether_it_compiled() -> None:
-    warm_up()
-    assert warm_up() is False  # the second time everything is loaded already
-
-
-def test_warm_up_does_not_count_compiles_earlier_in_the_process() -> None:
-    # On a fresh install the tests (or a command) compile the kernels before warm_up runs;
-    # numba's counters keep those compiles for the life of the process.
-    warm_up()
-    earlier = _playout.play_many.stats.cache_misses
-    earlier[("an earlier compile",)] += 1
-    try:
-        assert warm_up() is False
-    finally:
-        del earlier[("an earlier compile",)]
-
-
-def test_compiling_notice_says_how_long_compiling_took() -> None:
-    err = io.StringIO()
-    compiling_notice(lambda: True, stream=err)
-    assert "compiled the fast engine in" in err.getvalue()
-    quiet = io.StringIO()
-    compiling_notice(lambda: False, stream=quiet)
-    assert quiet.getvalue() == ""
+def test_threads_play_the_same_games() -> None:
+    # Every game has its own row and generators: spreading them over threads changes none.
+    start = engine.new_game(get_ruleset("classic"))
+    one = playouts(start, 37, seed=9, players="greedy", max_steps=3000)
+    three = playouts(start, 37, seed=9, players="greedy", max_steps=3000, threads=3)
+    assert np.array_equal(one.rows, three.rows)
+    assert np.array_equal(one.actions, three.actions)
+    ruleset = get_ruleset("ludii")
+    bots = [make_player("greedy"), make_player("random")] * 2
+    alone = simulate(ruleset, 50, 4, bots, engine_name="fast")
+    spread = simulate(ruleset, 50, 4, bots, engine_name="fast", threads=4)
+    assert _figures(alone) == _figures(spread)
+    with pytest.raises(ValueError, match="threads"):
+        playouts(start, 2, seed=1, threads=0)

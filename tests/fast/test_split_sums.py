@@ -2,12 +2,13 @@
 
 Where the parts of a split throw cannot change each other's legality, the compiled engine
 lists the parts that lead to a full split from sums of allowed parts
-(:func:`pachisi.fast._legal.split_parts_by_sums`) instead of playing every part out
-(:func:`~pachisi.fast._legal.split_parts_by_search`). Here both answer for every split
-question of seeded random games, in rulesets that stress what the shortcut must get right:
-kill credits needed for the part home (V-KILL-BEFORE-HOME, seat and team), captures that
-earn them, castles that block, coexist or do nothing, lone men only (V-STACK-IMMUNE), and
-``top_one`` captures without kill-before-home.
+(``split_parts_by_sums`` in ``kernels/legal.pxi``) instead of playing every part out
+(``split_parts_by_search``), both reached through ``pachisi.fast._core.split_parts``.
+Here both answer for every split question of seeded random games, in rulesets that stress
+what the shortcut must get right: kill credits needed for the part home
+(V-KILL-BEFORE-HOME, seat and team), captures that earn them, castles that block, coexist
+or do nothing, lone men only (V-STACK-IMMUNE), and ``top_one`` captures without
+kill-before-home.
 """
 
 from __future__ import annotations
@@ -17,9 +18,8 @@ import random
 import numpy as np
 import pytest
 
-from pachisi.fast import _legal, _position
 from pachisi.fast.convert import to_row
-from pachisi.fast.layout import SEAT, SPLIT_USED
+from pachisi.fast.native import core
 from pachisi.fast.params import compile_ruleset
 from pachisi.rules import cowries, engine
 from pachisi.rules.ruleset import parse_ruleset
@@ -53,21 +53,12 @@ def _questions(state: State) -> list[tuple[int, int, bool]]:
 def _compare(state: State, params: np.ndarray, w: Scratch) -> tuple[int, str]:
     """How many questions ``state`` asked, and the first disagreement ('' if none)."""
     row = to_row(state)
-    m = int(_position.mover_of(row, params, int(row[SEAT])))
     asked = 0
     for v, left, first_only in _questions(state):
-        if not _legal.parts_independent(params, v):
-            continue
-        _position.occupancy(row, params, w.occ_n, w.occ)
-        pieces = _legal.movable(row, params, m, int(row[SPLIT_USED]))
-        n = _legal.split_parts_by_sums(
-            row, params, w.occ_n, w.occ, m, v, left, w.out, 0, first_only, pieces
-        )
-        by_sums = [int(a) for a in w.out[:n]]
-        n = _legal.split_parts_by_search(
-            row, params, w.occ_n, w.occ, m, v, left, w.out, 0, first_only, w.pool, pieces
-        )
-        by_search = [int(a) for a in w.out[:n]]
+        by_sums = core.split_parts(row, params, v, left, first_only, False, w)
+        if by_sums is None:
+            continue  # the parts are not independent: the engine does not use the sums
+        by_search = core.split_parts(row, params, v, left, first_only, True, w)
         asked += 1
         if by_sums != by_search:
             return asked, f"v={v} left={left}: sums {by_sums} search {by_search}"

@@ -91,7 +91,8 @@ class Rollouts:
 
     def _play(self, state: State, rng: random.Random) -> list[float]:
         # Imported here, not at the top: pachisi.fast.playouts imports pachisi.ai, whose
-        # registry imports this module; and the compiled engine loads numba, which costs
+        # registry imports this module; and the compiled engine loads numpy and its
+        # extension, which cost
         # every command that makes no rollout (`pachisi --help`, `pachisi play` against
         # greedy) a second or more of start-up.
         from pachisi.fast.params import FastEngineError

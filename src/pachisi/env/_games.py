@@ -16,8 +16,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from pachisi.fast import batch as B
-from pachisi.fast._batch import O_PROGRESS, O_THROW, O_THROW_K, O_TURN
-from pachisi.fast._codec import decode
+from pachisi.fast.codes import O_PROGRESS, O_THROW, O_THROW_K, O_TURN, decode
 from pachisi.fast.convert import action_id, action_of, to_state
 from pachisi.fast.layout import MAX_ITEMS
 from pachisi.notation import write_position

@@ -5,7 +5,7 @@ resolved inside, from the batch's seed (``chance="sample"``). With ``chance="exp
 the caller passes the throws: games then also stop where a throw is due
 (``current_player == CHANCE``) and :func:`throw` takes the number of cowries mouth up.
 
-Actions are ids of the fixed action space (:mod:`pachisi.fast._codec`, documented in
+Actions are ids of the fixed action space (:mod:`pachisi.fast.codes`, documented in
 docs/rl.md); ``legal_action_mask[b, a]`` says whether action ``a`` is legal in game ``b``.
 An illegal action is an error (:class:`~pachisi.rules.actions.IllegalActionError`) that
 names the game and changes nothing; there is no silent substitute. Games that are over
@@ -29,14 +29,10 @@ import numpy as np
 import numpy.typing as npt
 
 from pachisi.arguments import reachable, whole
-from pachisi.fast import _batch
-from pachisi.fast._codec import NUM_ACTIONS
-from pachisi.fast._legal import Pool, new_pool
-from pachisi.fast._playout import Work
-from pachisi.fast._position import OCC_N_SIZE
-from pachisi.fast._rng import seed_mt, splitmix64
+from pachisi.fast.codes import CHANCE_PLAYER, NUM_ACTIONS, OBS_SIZE, TERMINAL_PLAYER
 from pachisi.fast.convert import action_of, to_row, to_state
 from pachisi.fast.layout import MAX_ITEMS, OVERFLOW
+from pachisi.fast.native import core
 from pachisi.fast.params import FastEngineError
 from pachisi.fast.playouts import compiled
 from pachisi.rules import engine
@@ -57,12 +53,10 @@ __all__ = [
     "throw",
 ]
 
-CHANCE: Final = _batch.CHANCE_PLAYER
+CHANCE: Final = CHANCE_PLAYER
 """``current_player`` of a game waiting for a throw (``chance="explicit"`` only)."""
-TERMINAL: Final = _batch.TERMINAL_PLAYER
+TERMINAL: Final = TERMINAL_PLAYER
 """``current_player`` of a game that is over."""
-OBS_SIZE: Final = _batch.OBS_SIZE
-"""The length of one observation (layout: :mod:`pachisi.fast._batch`, docs/rl.md)."""
 CHANCE_MODES: Final = ("sample", "explicit")
 MAX_BATCH: Final = 10_000_000
 """The most games one batch holds (their rows take about 1 KB each)."""
@@ -90,10 +84,8 @@ class Batch:
     0 in a draw and before the end."""
     choice_rngs: npt.NDArray[np.uint32] = field(repr=False)
     """Each game's generator for its compiled players' choices (:func:`bot_actions`)."""
-    _work: tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32], Pool] = field(
-        repr=False
-    )
-    _player_work: Work | None = field(repr=False, default=None)
+    _scratch: core.Scratch = field(repr=False, default_factory=core.Scratch)
+    """The kernels' buffers (one per batch: a batch is stepped by one thread at a time)."""
 
     @property
     def size(self) -> int:
@@ -122,7 +114,7 @@ class Batch:
             if who.shape != (self.size,) or who.min(initial=0) < 0 or who.max(initial=0) > 3:
                 raise ValueError(f"need one seat 0..3 per game ({self.size})")
         obs = np.zeros((self.size, OBS_SIZE), dtype=np.float32)
-        _batch.observe_batch(self.rows, compiled(self.ruleset).params, who, obs)
+        core.observe_batch(self.rows, compiled(self.ruleset).params, who, obs)
         return obs
 
     def states(self) -> list[State]:
@@ -134,17 +126,13 @@ def _seeded(size: int, seed: int, stream: int = 0) -> npt.NDArray[np.uint32]:
     """Game ``b``'s generator of stream 0 (chance) or 1 (players' choices)."""
     rngs = np.empty((size, 625), dtype=np.uint32)
     for b in range(size):
-        seed_mt(rngs[b], splitmix64((seed << 21) + 2 * b + stream))
+        core.seed_generator(rngs[b], core.mix_seed((seed << 21) + 2 * b + stream))
     return rngs
 
 
-def _work() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32], Pool]:
-    return (
-        np.zeros(OCC_N_SIZE, dtype=np.int32),
-        np.zeros((96, 16), dtype=np.int32),
-        np.zeros(4096, dtype=np.int32),
-        new_pool(),
-    )
+def _masks(batch: Batch) -> npt.NDArray[np.int8]:
+    """The legal-action masks as the kernels write them: bytes, the same memory."""
+    return batch.legal_action_mask.view(np.int8)
 
 
 def from_states(states: Sequence[State], *, seed: int = 0, chance: str = "sample") -> Batch:
@@ -175,12 +163,10 @@ def from_states(states: Sequence[State], *, seed: int = 0, chance: str = "sample
         current_player=np.zeros(size, dtype=np.int32),
         rewards=np.zeros((size, 4), dtype=np.float32),
         choice_rngs=_seeded(size, seed, 1),
-        _work=_work(),
     )
-    occ_n, occ, out, pool = batch._work
-    _batch.start_batch(
-        batch.rows, c.params, c.p_mouth_up, batch.rngs, chance == "sample", occ_n, occ, out,
-        pool, batch.legal_action_mask, batch.current_player,
+    core.start_batch(
+        batch.rows, c.params, c.p_mouth_up, batch.rngs, chance == "sample", batch._scratch,
+        _masks(batch), batch.current_player,
     )  # fmt: skip
     _check_overflow(batch)
     return batch
@@ -224,10 +210,10 @@ def step(
             f"legal: {np.flatnonzero(batch.legal_action_mask[b]).tolist()}"
         )
     c = compiled(batch.ruleset)
-    occ_n, occ, out, pool = batch._work
-    _batch.step_batch(
-        batch.rows, c.params, c.p_mouth_up, ids, active, batch.rngs, batch.chance == "sample",
-        occ_n, occ, out, pool, batch.legal_action_mask, batch.current_player, batch.rewards,
+    core.step_batch(
+        batch.rows, c.params, c.p_mouth_up, ids, active.view(np.int8), batch.rngs,
+        batch.chance == "sample", batch._scratch, _masks(batch), batch.current_player,
+        batch.rewards,
     )  # fmt: skip
     _check_overflow(batch)
     return batch
@@ -251,10 +237,9 @@ def throw(batch: Batch, ks: Sequence[int] | npt.NDArray[np.integer]) -> Batch:
     if ((given < 0) | (given > cowries))[waiting].any():
         raise IllegalActionError(f"a throw of {cowries} cowries has 0..{cowries} mouths up")
     c = compiled(batch.ruleset)
-    occ_n, occ, out, pool = batch._work
-    _batch.throw_batch(
-        batch.rows, c.params, np.where(waiting, given, 0).astype(np.int32), occ_n, occ, out,
-        pool, batch.legal_action_mask, batch.current_player, batch.rewards,
+    core.throw_batch(
+        batch.rows, c.params, np.where(waiting, given, 0).astype(np.int32), batch._scratch,
+        _masks(batch), batch.current_player, batch.rewards,
     )  # fmt: skip
     _check_overflow(batch)
     return batch
@@ -267,7 +252,6 @@ def bot_actions(batch: Batch, players: Sequence[str | None]) -> npt.NDArray[np.i
     The choices come from each game's own generator, so they are reproducible; games that
     are over or wait for a throw get -1.
     """
-    from pachisi.fast._playout import new_work
     from pachisi.fast.playouts import PLAYERS
 
     if len(players) != 4:
@@ -278,12 +262,9 @@ def bot_actions(batch: Batch, players: Sequence[str | None]) -> npt.NDArray[np.i
     codes = np.array([-1 if p is None else PLAYERS[p] for p in players], dtype=np.int32)
     c = compiled(batch.ruleset)
     actions = np.empty(batch.size, dtype=np.int32)
-    if batch._player_work is None:
-        # Allocated on first use and kept: allocating per call cost more than choosing.
-        batch._player_work = new_work()
-    _batch.choose_batch(
+    core.choose_batch(
         batch.rows, c.params, c.weights, c.hit, codes, batch.choice_rngs,
-        batch.current_player, batch._player_work, actions,
+        batch.current_player, batch._scratch, actions,
     )  # fmt: skip
     return actions
 

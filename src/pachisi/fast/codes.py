@@ -141,3 +141,61 @@ OBS_SIZE: Final = O_SEATS + 13
 
 CHANCE_PLAYER: Final = -1
 TERMINAL_PLAYER: Final = -4
+
+
+# The ids of the actions that carry a piece and a throw slot, and back (the kernels
+# have the same functions in kernels/codec.pxi).
+
+
+def move_id(piece: int, slot: int) -> int:
+    return MOVE_BASE + 8 * piece + slot
+
+
+def lap_id(piece: int, slot: int) -> int:
+    return LAP_BASE + 8 * piece + slot
+
+
+def exit_id(piece: int, slot: int) -> int:
+    return EXIT_BASE + 8 * piece + slot
+
+
+def group_id(piece: int, size: int, slot: int) -> int:
+    return GROUP_BASE + 8 * (3 * piece + size - 2) + slot
+
+
+def part_id(piece: int, slot: int, steps: int) -> int:
+    return PART_BASE + PART_STEPS * (8 * piece + slot) + steps - 1
+
+
+def decode(a: int) -> tuple[int, int, int, int, int, bool]:
+    """``(kind, piece, slot, size, steps, pyada)`` of action ``a``.
+
+    ``size`` is the number of pieces (1 but for groups), ``steps`` the part of a split
+    (0 otherwise), ``slot`` -1 for a pyada or a decline.
+    """
+    if a == DECLINE_ID:
+        return K_DECLINE, -1, -1, 0, 0, False
+    if a < LAP_BASE:
+        b = a - MOVE_BASE
+        return K_MOVE, b >> 3, b & 7, 1, 0, False
+    if a < EXIT_BASE:
+        b = a - LAP_BASE
+        return K_LAP, b >> 3, b & 7, 1, 0, False
+    if a < ENTER_BASE:
+        b = a - EXIT_BASE
+        return K_EXIT, b >> 3, b & 7, 1, 0, False
+    if a < FREE_BASE:
+        return K_ENTER, -1, a - ENTER_BASE, 1, 0, False
+    if a < PYADA_MOVE_BASE:
+        return K_FREE, -1, a - FREE_BASE, 1, 0, False
+    if a < PYADA_ENTER_ID:
+        return K_MOVE, a - PYADA_MOVE_BASE, -1, 1, 0, True
+    if a == PYADA_ENTER_ID:
+        return K_ENTER, -1, -1, 1, 0, True
+    if a < PART_BASE:
+        b = a - GROUP_BASE
+        rest = b >> 3
+        return K_MOVE, rest // 3, b & 7, rest % 3 + 2, 0, False
+    b = a - PART_BASE
+    rest = b // PART_STEPS
+    return K_MOVE, rest >> 3, rest & 7, 1, b % PART_STEPS + 1, False

@@ -4,7 +4,7 @@
 state row (:mod:`pachisi.fast.layout`) and back, exactly, so that anything the compiled
 engine reaches can be written as a position string. :func:`action_id` and
 :func:`action_of` map the reference :class:`~pachisi.rules.actions.Action` to the fixed
-action space (:mod:`pachisi.fast._codec`) and back; :func:`events_of` turns the kernels'
+action space (:mod:`pachisi.fast.codes`) and back; :func:`events_of` turns the kernels'
 event buffer into reference :class:`~pachisi.rules.state.Event` objects.
 
 >>> from pachisi.rules import engine
@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.fast import _codec as codec
-from pachisi.fast._ops import EVENT_NAMES
+from pachisi.fast import codes as codec
+from pachisi.fast.codes import EVENT_NAMES
 from pachisi.fast.layout import (
     AGAIN,
     CAPTURED,
@@ -156,7 +156,7 @@ def _slot(ruleset: Ruleset, value: int) -> int:
 
 
 def action_id(action: Action, ruleset: Ruleset) -> int:
-    """The id of ``action`` in the fixed action space (:mod:`pachisi.fast._codec`)."""
+    """The id of ``action`` in the fixed action space (:mod:`pachisi.fast.codes`)."""
     kind = action.kind
     if kind is ActionKind.DECLINE:
         return codec.DECLINE_ID

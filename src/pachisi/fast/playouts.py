@@ -14,7 +14,8 @@ choose with the same draws, so both engines give the same results for the same s
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -23,10 +24,10 @@ import numpy.typing as npt
 
 from pachisi.ai.bots import REACH_FLOOR, Bot, GreedyBot, RandomBot, Weights, _single_throw_chances
 from pachisi.arguments import INT32_MAX, reachable, whole
-from pachisi.fast import _playout
-from pachisi.fast._rng import mt_random, mt_state, seed_mt, splitmix64
 from pachisi.fast.convert import to_row, to_state
-from pachisi.fast.layout import MAX_ITEMS, OVERFLOW, STATE_SIZE, WINNER
+from pachisi.fast.generators import MT_SIZE, mt_random, mt_state
+from pachisi.fast.layout import MAX_ITEMS, OVERFLOW, STATE_SIZE, TURN, WINNER
+from pachisi.fast.native import core
 from pachisi.fast.params import FastEngineError, compile_ruleset
 from pachisi.notation import read_position
 from pachisi.rules import engine
@@ -35,7 +36,7 @@ from pachisi.rules.state import State
 
 __all__ = ["PLAYERS", "Compiled", "PlayoutResults", "compiled", "playouts", "simulate_games"]
 
-PLAYERS: Final = {"random": _playout.RANDOM_BOT, "greedy": _playout.GREEDY_BOT}
+PLAYERS: Final = {"random": core.RANDOM, "greedy": core.GREEDY}
 """The players the compiled engine plays, by the names :func:`pachisi.ai.make_player` uses."""
 
 
@@ -96,6 +97,11 @@ class GameResults:
         """The winning team (seat under ``teams=individual``); -2 a draw, -1 unfinished."""
         return self.rows[:, WINNER].copy()
 
+    @property
+    def turns(self) -> npt.NDArray[np.int32]:
+        """The turn each game ended in (as :attr:`pachisi.rules.state.State.turn`)."""
+        return self.rows[:, TURN].copy()
+
     def final_state(self, j: int, ruleset: Ruleset) -> State:
         """The reference state game ``j`` ended in."""
         if j in self.handed_over:
@@ -105,8 +111,27 @@ class GameResults:
 
 PlayoutResults = GameResults
 
-_BOTS: Final[dict[int, Bot]] = {_playout.RANDOM_BOT: RandomBot(), _playout.GREEDY_BOT: GreedyBot()}
+_BOTS: Final[dict[int, Bot]] = {core.RANDOM: RandomBot(), core.GREEDY: GreedyBot()}
 """The reference players that the compiled ones are, draw for draw."""
+
+
+MAX_THREADS: Final = 256
+"""The most threads one call spreads its games over."""
+
+
+def _spread(count: int, threads: int, play: Callable[[int, int], None]) -> None:
+    """Call ``play(start, stop)`` on ``threads`` nearly equal parts of ``range(count)``,
+    in parallel: the kernels release the GIL, and every game is independent of the others
+    (its own row, generators and statistics), so the parts give the results one call
+    would."""
+    parts = max(1, min(threads, count))
+    bounds = [count * t // parts for t in range(parts + 1)]
+    if parts == 1:
+        play(0, count)
+        return
+    with ThreadPoolExecutor(max_workers=parts) as pool:
+        # list() re-raises the first error of any part.
+        list(pool.map(play, bounds[:-1], bounds[1:]))
 
 
 def _run(
@@ -117,12 +142,18 @@ def _run(
     players: npt.NDArray[np.int32],
     max_turns: int,
     max_steps: int,
+    threads: int = 1,
 ) -> GameResults:
     stats = np.zeros((rows.shape[0], 3), dtype=np.int32)
-    _playout.play_many(
-        rows, c.params, c.p_mouth_up, c.weights, c.hit, players, throw_rngs, choice_rngs,
-        max_turns, max_steps, stats,
-    )  # fmt: skip
+
+    def play(start: int, stop: int) -> None:
+        core.play_many(
+            rows[start:stop], c.params, c.p_mouth_up, c.weights, c.hit, players,
+            throw_rngs[start:stop], choice_rngs[start:stop], max_turns, max_steps,
+            stats[start:stop],
+        )  # fmt: skip
+
+    _spread(rows.shape[0], threads, play)
     handed = {
         j: _hand_over(
             c, rows, stats, j, throw_rngs[j], choice_rngs[j], players, max_turns, max_steps
@@ -179,26 +210,29 @@ def simulate_games(
     *,
     max_turns: int,
     max_steps: int,
+    threads: int = 1,
 ) -> GameResults:
     """Games ``indices`` of the simulation ``seed``, as :func:`pachisi.simulate.play_game`
-    plays them (the same throws, the same choices, the same results). A game whose series
-    of throws outgrows the state row goes on in the reference engine (:class:`GameResults`)."""
+    plays them (the same throws, the same choices, the same results), spread over
+    ``threads`` threads. A game whose series of throws outgrows the state row goes on in
+    the reference engine (:class:`GameResults`)."""
     from pachisi.rules.cowries import game_rngs
 
     max_turns = whole("max_turns", max_turns, 1, INT32_MAX)
     max_steps = whole("max_steps", max_steps, 1, INT32_MAX)
+    threads = whole("threads", threads, 1, MAX_THREADS)
     c = compiled(ruleset)
     codes = _players(players)
     n = len(indices)
     rows = np.empty((n, STATE_SIZE), dtype=np.int32)
     rows[:] = to_row(engine.new_game(ruleset))
-    throw_rngs = np.empty((n, 625), dtype=np.uint32)
-    choice_rngs = np.empty((n, 625), dtype=np.uint32)
+    throw_rngs = np.empty((n, MT_SIZE), dtype=np.uint32)
+    choice_rngs = np.empty((n, MT_SIZE), dtype=np.uint32)
     for j, i in enumerate(indices):
         dice, choices = game_rngs(seed, i)
         throw_rngs[j] = mt_state(dice)
         choice_rngs[j] = mt_state(choices)
-    return _run(c, rows, throw_rngs, choice_rngs, codes, max_turns, max_steps)
+    return _run(c, rows, throw_rngs, choice_rngs, codes, max_turns, max_steps, threads)
 
 
 MAX_PLAYOUTS: Final = 10_000_000
@@ -212,6 +246,7 @@ def playouts(
     seed: int,
     players: str | Sequence[str] = "random",
     max_steps: int = 50_000,
+    threads: int = 1,
 ) -> GameResults:
     """``n`` games played on from ``start`` (a state or a position string) to the end.
 
@@ -219,7 +254,8 @@ def playouts(
     index, so the results are reproducible and a call costs little beyond its games.
     ``players`` is one player name for every seat or one per seat. Games still going
     after ``max_steps`` throws and actions are left unfinished (winner -1). A game whose
-    series of throws outgrows the state row goes on in the reference engine.
+    series of throws outgrows the state row goes on in the reference engine. ``threads``
+    spreads the games over threads; the results do not depend on it.
 
     ``n``, ``seed`` and ``max_steps`` are whole numbers (Python or numpy integers);
     ``start`` must be a position a game can reach, checked as the position reader checks.
@@ -228,15 +264,21 @@ def playouts(
     n = whole("the number of playouts", n, 0, MAX_PLAYOUTS)
     seed = whole("the playout seed", seed, 0, 2**40 - 1)
     max_steps = whole("max_steps", max_steps, 1, INT32_MAX)
+    threads = whole("threads", threads, 1, MAX_THREADS)
     names = [players] * 4 if isinstance(players, str) else list(players)
     c = compiled(state.ruleset)
     codes = _players(names)
     rows = np.empty((n, STATE_SIZE), dtype=np.int32)
     rows[:] = to_row(state)
     stats = np.zeros((n, 3), dtype=np.int32)
-    _playout.play_seeded(
-        rows, c.params, c.p_mouth_up, c.weights, c.hit, codes, seed, INT32_MAX, max_steps, stats
-    )
+
+    def play(start: int, stop: int) -> None:
+        core.play_seeded(
+            rows[start:stop], c.params, c.p_mouth_up, c.weights, c.hit, codes, seed, start,
+            INT32_MAX, max_steps, stats[start:stop],
+        )  # fmt: skip
+
+    _spread(n, threads, play)
     handed = {}
     for j in np.flatnonzero(rows[:, OVERFLOW]).tolist():
         # play_seeded seeds one pair of generators per game and reuses them: replay the
@@ -244,7 +286,7 @@ def playouts(
         throw_rng, choice_rng = _seeded_pair(seed, j)
         rows[j] = to_row(state)
         one = np.zeros((1, 3), dtype=np.int32)
-        _playout.play_many(
+        core.play_many(
             rows[j : j + 1], c.params, c.p_mouth_up, c.weights, c.hit, codes,
             throw_rng[None], choice_rng[None], INT32_MAX, max_steps, one,
         )  # fmt: skip
@@ -256,12 +298,12 @@ def playouts(
 
 
 def _seeded_pair(seed: int, j: int) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32]]:
-    """The generators :func:`pachisi.fast._playout.play_seeded` gives game ``j``."""
+    """The generators the compiled ``play_seeded`` gives game ``j``."""
     base = (seed << 20) + 2 * j
-    throws = np.empty(625, dtype=np.uint32)
-    choices = np.empty(625, dtype=np.uint32)
-    seed_mt(throws, splitmix64(base))
-    seed_mt(choices, splitmix64(base + 1))
+    throws = np.empty(MT_SIZE, dtype=np.uint32)
+    choices = np.empty(MT_SIZE, dtype=np.uint32)
+    core.seed_generator(throws, core.mix_seed(base))
+    core.seed_generator(choices, core.mix_seed(base + 1))
     return throws, choices
 
 

@@ -174,6 +174,14 @@ def side_count(r: Ruleset) -> int:
     return 4 if r.teams == "individual" else 2
 
 
+def side_seats(r: Ruleset, side: int) -> tuple[int, ...]:
+    """The seats of ``side`` (R-TEAMS): a team's two partners, or one seat under
+    V-INDIVIDUAL."""
+    if r.teams == "individual":
+        return (side,)
+    return (side, partner(side))
+
+
 def side_credits(r: Ruleset, kills: Sequence[int], seat: int) -> int:
     """The kill credits ``seat`` may go home on (R-KILL-BEFORE-HOME): its own kills, and its
     partner's too when :func:`pools_credits`."""

@@ -19,7 +19,14 @@ from pachisi.rules import _legal, cowries
 from pachisi.rules._builder import Builder
 from pachisi.rules._entry import entry_progress, free_progress
 from pachisi.rules._legal import pyada_uses
-from pachisi.rules._position import mover, occupancy, pools_credits, side_count, side_credits
+from pachisi.rules._position import (
+    mover,
+    occupancy,
+    pools_credits,
+    side_count,
+    side_credits,
+    side_seats,
+)
 from pachisi.rules._throws import throw
 from pachisi.rules.actions import DECLINE, Action, ActionKind, IllegalActionError
 from pachisi.rules.board import (
@@ -57,6 +64,7 @@ __all__ = [
     "pools_credits",
     "side_count",
     "side_credits",
+    "side_seats",
     "value_of",
 ]
 
@@ -112,9 +120,7 @@ def outcome(state: State) -> Outcome | None:
     if state.winner == DRAW:
         deadlocked = r.draws_on_deadlock and every_side_blocked(r, state.pos, state.kills)
         return Outcome(None, (), individual, "R-DEADLOCK" if deadlocked else "R-FROZEN")
-    if individual:
-        return Outcome(state.winner, (state.winner,), True)
-    return Outcome(state.winner, (state.winner, state.winner + 2), False)
+    return Outcome(state.winner, side_seats(r, state.winner), individual)
 
 
 def is_blocked(state: State, seat: int) -> bool:

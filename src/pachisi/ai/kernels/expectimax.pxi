@@ -105,7 +105,7 @@ cdef i64 _search(i32* root, i32* params, double* hit, double* greedy, Net* net, 
     cdef i32* trial = fr.trial
     cdef double* keys = fr.keys
     evn[2] = 0  # events off
-    cdef i64 n_root = legal_actions(root, params, occ_n, occ, fr.root_acts, pool)
+    cdef i64 n_root = c_legal_actions(root, params, occ_n, occ, fr.root_acts, pool)
     cdef i64 side = side_index(params, root[SEAT])
     cdef i64 r, top, mode, f, g, stage, n, j, o, q, i
     cdef bint mine
@@ -113,7 +113,7 @@ cdef i64 _search(i32* root, i32* params, double* hit, double* greedy, Net* net, 
     cdef i32* st
     for r in range(n_root):
         memcpy(fr.rows[0], root, STATE_SIZE * sizeof(i32))
-        apply_action(fr.rows[0], params, fr.root_acts[r], occ_n, occ, NULL, evn)
+        c_apply_action(fr.rows[0], params, fr.root_acts[r], occ_n, occ, NULL, evn)
         if fr.rows[0][OVERFLOW]:
             count[1] = OVERFLOWED
             return n_root
@@ -157,7 +157,7 @@ cdef i64 _search(i32* root, i32* params, double* hit, double* greedy, Net* net, 
                     mine = side_index(params, st[SEAT]) == side
                     fr.ours[f] = 1 if mine else 0
                     fr.best[f] = -1.0 if mine else 2.0
-                    n = legal_actions(st, params, occ_n, occ, fr.acts[f], pool)
+                    n = c_legal_actions(st, params, occ_n, occ, fr.acts[f], pool)
                     fr.size[f] = <i32>n
                     fr.at[f] = 0
                     for j in range(n):
@@ -166,7 +166,7 @@ cdef i64 _search(i32* root, i32* params, double* hit, double* greedy, Net* net, 
                         # Best-first by the static value, ties in the engine's order.
                         for j in range(n):
                             memcpy(trial, st, STATE_SIZE * sizeof(i32))
-                            apply_action(trial, params, fr.acts[f][j], occ_n, occ, NULL, evn)
+                            c_apply_action(trial, params, fr.acts[f][j], occ_n, occ, NULL, evn)
                             if trial[OVERFLOW]:
                                 count[1] = OVERFLOWED
                                 return n_root
@@ -196,7 +196,7 @@ cdef i64 _search(i32* root, i32* params, double* hit, double* greedy, Net* net, 
                     fr.lo[f] = (fr.alpha[f] - fr.done[f] - fr.left[f]) / p
                     fr.hi[f] = (fr.beta[f] - fr.done[f]) / p
                     memcpy(fr.rows[g], fr.rows[f], STATE_SIZE * sizeof(i32))
-                    apply_chance(fr.rows[g], params, ks[i], NULL, evn)
+                    c_apply_chance(fr.rows[g], params, ks[i], NULL, evn)
                     fr.dep[g] = fr.dep[f]
                     fr.alpha[g] = max(fr.lo[f], 0.0)
                     fr.beta[g] = min(fr.hi[f], 1.0)
@@ -208,7 +208,7 @@ cdef i64 _search(i32* root, i32* params, double* hit, double* greedy, Net* net, 
                         mode = STEP_RETURN
                         continue
                     memcpy(fr.rows[g], fr.rows[f], STATE_SIZE * sizeof(i32))
-                    apply_action(fr.rows[g], params, fr.acts[f][fr.order[f][fr.at[f]]], occ_n, occ, NULL, evn)
+                    c_apply_action(fr.rows[g], params, fr.acts[f][fr.order[f][fr.at[f]]], occ_n, occ, NULL, evn)
                     fr.dep[g] = fr.dep[f] - 1
                     fr.alpha[g] = fr.alpha[f]
                     fr.beta[g] = fr.beta[f]

@@ -20,10 +20,6 @@ cpdef enum:
     # More than the most features one position can switch on.
     MAX_ACTIVE = 192
 
-cdef enum:
-    # Hit chances are tabled for distances 0..25.
-    HIT_REACH = 26
-
 # Points of greedy's score per unit of F_GREEDY (the evaluation's scale).
 cdef double GREEDY_SCALE = 150.0
 

@@ -176,7 +176,7 @@ cdef i64 learned_choice(i32* st, i32* params, double* hit, double* weights, i32*
     s.evn[2] = 0  # events off
     for j in range(n):
         memcpy(s.trial, st, STATE_SIZE * sizeof(i32))
-        apply_action(s.trial, params, acts[j], s.occ_n, s.occ, NULL, s.evn)
+        c_apply_action(s.trial, params, acts[j], s.occ_n, s.occ, NULL, s.evn)
         if s.trial[STAGE] == OVER_STAGE:
             won = 1.0 if s.trial[WINNER] == mine else 0.0
             value = 1.0 / sides if s.trial[WINNER] == DRAW else won
@@ -310,15 +310,15 @@ cdef bint c_train_games(i32* start, i32* params, double p, double* hit, double* 
         while st[STAGE] != OVER_STAGE and steps < max_steps and not st[OVERFLOW]:
             steps += 1
             if st[STAGE] == THROW_STAGE or st[STAGE] == THROW_OFF_STAGE:
-                apply_chance(st, params, throw_cowries(g.mt_throws, cowries, half, p), NULL, g.evn)
+                c_apply_chance(st, params, throw_cowries(g.mt_throws, cowries, half, p), NULL, g.evn)
                 continue
-            n = legal_actions(st, params, work.occ_n, work.occ, work.acts, work.pool)
+            n = c_legal_actions(st, params, work.occ_n, work.occ, work.acts, work.pool)
             o = st[SEAT]
             if bots[o] == GREEDY_BOT:
                 j = greedy_choice(st, params, greedy_weights, hit, work.acts, n, g.mt_choices, work)
             else:
                 j = learned_choice(st, params, hit, greedy_weights, work.acts, n, net, g.mt_choices, eps, s)
-            apply_action(st, params, work.acts[j], work.occ_n, work.occ, NULL, g.evn)
+            c_apply_action(st, params, work.acts[j], work.occ_n, work.occ, NULL, g.evn)
             if n == 1 or st[STAGE] == OVER_STAGE or t == RECORD_CAP:
                 continue
             c_greedy_scores(st, params, greedy_weights, hit, s.scores)
@@ -399,9 +399,9 @@ cdef bint c_match_games(i32* start, i32* params, double p, double* hit, double* 
         while st[STAGE] != OVER_STAGE and steps < max_steps and not st[OVERFLOW]:
             steps += 1
             if st[STAGE] == THROW_STAGE or st[STAGE] == THROW_OFF_STAGE:
-                apply_chance(st, params, throw_cowries(g.mt_throws, cowries, half, p), NULL, g.evn)
+                c_apply_chance(st, params, throw_cowries(g.mt_throws, cowries, half, p), NULL, g.evn)
                 continue
-            n = legal_actions(st, params, work.occ_n, work.occ, work.acts, work.pool)
+            n = c_legal_actions(st, params, work.occ_n, work.occ, work.acts, work.pool)
             bot = bots[st[SEAT]]
             if bot == LEARNED_BOT:
                 j = learned_choice(st, params, hit, greedy_weights, work.acts, n, net, g.mt_choices, 0.0, g.scratch)
@@ -409,7 +409,7 @@ cdef bint c_match_games(i32* start, i32* params, double p, double* hit, double* 
                 j = greedy_choice(st, params, greedy_weights, hit, work.acts, n, g.mt_choices, work)
             else:
                 j = randbelow(g.mt_choices, n)
-            apply_action(st, params, work.acts[j], work.occ_n, work.occ, NULL, g.evn)
+            c_apply_action(st, params, work.acts[j], work.occ_n, work.occ, NULL, g.evn)
         winners[i] = st[WINNER] if st[STAGE] == OVER_STAGE else -1
     free_games(g)
     return True

@@ -11,7 +11,7 @@
 # is rare; every other list is the raw one.
 
 
-cdef i64 legal_actions(i32* st, i32* params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
+cdef i64 c_legal_actions(i32* st, i32* params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
     """Every distinct legal action of the seat to act, in the reference engine's order;
     the ids go to ``out`` (which needs room for twice their number), the count is returned."""
     return legal_inline(st, params, occ_n, occ, out, pool)
@@ -95,7 +95,7 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
             evn[0] = 0
             evn[1] = 0
             evn[2] = 0
-            apply_action(rows + i * STATE_SIZE, params, a, occ_n, occ, NULL, evn)
+            c_apply_action(rows + i * STATE_SIZE, params, a, occ_n, occ, NULL, evn)
             same = False
             for j in range(i):
                 if kept_at[j] and keys[j] == keys[i] and same_state(

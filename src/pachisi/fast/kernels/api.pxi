@@ -1,6 +1,326 @@
 # The engine's Python face: def functions over numpy arrays (typed memoryviews), each
-# handing raw pointers to the C functions of the other parts.
+# checking the sizes the kernels rely on, then handing raw pointers to the C functions of
+# the other parts with the GIL released. The signatures are in _core.pyi; the callers are
+# pachisi.fast.batch, pachisi.fast.playouts and the differential tests.
+#
+# The kernels trust what they are handed (a legal action, a reachable row): these functions
+# check shapes, so that no call can write outside an array, and the actions and throws the
+# single-step functions apply; the batch wrappers in pachisi.fast.batch check the rest.
+
+cpdef enum:
+    # Rows of the event buffer a Scratch keeps for apply_action / apply_chance: more events
+    # than one throw or action can cause (a throw-off round of four seats is the most).
+    MAX_EVENTS = 256
+    # The players' codes in a ``bots`` vector (play_many, play_seeded, choose_batch).
+    RANDOM = RANDOM_BOT
+    GREEDY = GREEDY_BOT
+
+CHANCE = CHANCE_PLAYER
+TERMINAL = TERMINAL_PLAYER
+
+
+cdef int _check(bint ok, str what) except -1:
+    if not ok:
+        raise ValueError(what)
+    return 0
+
+
+cdef int _check_row(const i32[::1] st, const i32[::1] params) except -1:
+    _check(st.shape[0] == STATE_SIZE, "a state row has STATE_SIZE entries")
+    _check(params.shape[0] == PARAMS_SIZE, "params is pachisi.fast.params.compile_ruleset's vector")
+    return 0
+
+
+cdef int _check_rows(const i32[:, ::1] rows, const i32[::1] params) except -1:
+    _check(rows.shape[1] == STATE_SIZE, "state rows have STATE_SIZE entries")
+    _check(params.shape[0] == PARAMS_SIZE, "params is pachisi.fast.params.compile_ruleset's vector")
+    return 0
+
+
+cdef int _check_players(const double[::1] weights, const double[::1] hit, const i32[::1] bots) except -1:
+    _check(weights.shape[0] > W_DANGER, "greedy's weights are pachisi.fast.playouts.compiled's")
+    _check(hit.shape[0] >= HIT_REACH, "hit has the chances of the distances 0..25")
+    _check(bots.shape[0] == 4, "bots has one player per seat")
+    for seat in range(4):
+        _check(-1 <= bots[seat] <= GREEDY_BOT, "a player is -1 (none), RANDOM or GREEDY")
+    return 0
+
+
+cdef class Scratch:
+    """The buffers the kernels work in (occupancy, legal lists, the split search's pool,
+    the greedy player's trial row) and an event buffer. One per thread: the kernels write
+    into it, so two calls that run at once need two."""
+
+    cdef Work* work
+    cdef i32 ev[MAX_EVENTS * EVENT_FIELDS]
+    cdef i32 evn[3]
+
+    def __cinit__(self):
+        self.work = new_work()
+        if self.work == NULL:
+            raise MemoryError("no memory for the compiled engine's buffers")
+
+    def __dealloc__(self):
+        free_work(self.work)
+
+    cdef object _events(self):
+        """The events of the last single step, as an ``(n, EVENT_FIELDS)`` int32 array."""
+        import numpy as np
+
+        n = min(self.evn[0], MAX_EVENTS)
+        out = np.empty((n, EVENT_FIELDS), dtype=np.int32)
+        cdef i32[:, ::1] view = out
+        if n:
+            memcpy(&view[0, 0], self.ev, n * EVENT_FIELDS * sizeof(i32))
+        return out
+
+    cdef void _reset_events(self) noexcept:
+        self.evn[0] = 0
+        self.evn[1] = 0
+        self.evn[2] = MAX_EVENTS
+
 
 def state_size():
     """The length of a state row (pachisi.fast.layout.STATE_SIZE)."""
     return STATE_SIZE
+
+
+def legal_actions(i32[::1] st, const i32[::1] params, Scratch scratch):
+    """The legal action ids of ``st`` in the reference engine's order (an int32 array;
+    empty where a throw is due or the game is over). ``st`` keeps its meaning: only its
+    caches (OVERFLOW aside, the fields past the position) may change."""
+    import numpy as np
+
+    _check_row(st, params)
+    cdef i64 n = 0
+    cdef Work* w = scratch.work
+    cdef i32* row = &st[0]
+    with nogil:
+        if row[STAGE] != OVER_STAGE and row[STAGE] != THROW_STAGE and row[STAGE] != THROW_OFF_STAGE:
+            n = c_legal_actions(row, <i32*>&params[0], w.occ_n, w.occ, w.acts, w.pool)
+    out = np.empty(n, dtype=np.int32)
+    cdef i32[::1] view = out
+    if n:
+        memcpy(&view[0], w.acts, n * sizeof(i32))
+    return out
+
+
+def apply_action(i32[::1] st, const i32[::1] params, i64 a, Scratch scratch):
+    """Apply the legal action ``a`` to ``st`` in place; its events (``(n, EVENT_FIELDS)``).
+    An action that is not legal raises ValueError and leaves ``st`` as it was."""
+    _check_row(st, params)
+    cdef Work* w = scratch.work
+    cdef i32* row = &st[0]
+    cdef i32* p = <i32*>&params[0]
+    cdef i64 n = 0
+    cdef bint legal = False
+    with nogil:
+        if row[STAGE] != OVER_STAGE and row[STAGE] != THROW_STAGE and row[STAGE] != THROW_OFF_STAGE:
+            n = c_legal_actions(row, p, w.occ_n, w.occ, w.acts, w.pool)
+        for j in range(n):
+            if w.acts[j] == a:
+                legal = True
+                break
+    if not legal:
+        raise ValueError(f"action {a} is not legal here")
+    scratch._reset_events()
+    with nogil:
+        c_apply_action(row, p, a, w.occ_n, w.occ, scratch.ev, scratch.evn)
+    return scratch._events()
+
+
+def apply_chance(i32[::1] st, const i32[::1] params, i64 k, Scratch scratch):
+    """Apply a throw of ``k`` cowries mouth up to ``st``, which waits for one, in place;
+    its events. A throw that is not due or out of range raises ValueError."""
+    _check_row(st, params)
+    _check(st[STAGE] == THROW_STAGE or st[STAGE] == THROW_OFF_STAGE, "no throw is due")
+    _check(0 <= k <= params[P_COWRIES], "a throw has 0..cowries mouths up")
+    scratch._reset_events()
+    with nogil:
+        c_apply_chance(&st[0], <i32*>&params[0], k, scratch.ev, scratch.evn)
+    return scratch._events()
+
+
+def split_parts(i32[::1] st, const i32[::1] params, i64 v, i64 left, bint first_only, bint by_search, Scratch scratch):
+    """The part actions a split of the throw ``v`` with ``left`` steps still to use offers
+    the seat to act's mover (``first_only``: the first parts of a fresh split), worked out
+    from the sums of the parts (by_search False) or by playing every part out (True); None
+    where the parts are not independent (the sums do not apply). For tests."""
+    _check_row(st, params)
+    _check(2 <= v <= 35 and 1 <= left <= v, "a split is of a throw 2..35, 1..v steps left")
+    cdef i32* row = &st[0]
+    cdef i32* p = <i32*>&params[0]
+    if not parts_independent(p, v):
+        return None
+    cdef Work* w = scratch.work
+    cdef i64 m, pieces, n
+    with nogil:
+        m = mover_of(row, p, row[SEAT])
+        occupancy(row, p, w.occ_n, w.occ)
+        pieces = movable(row, p, m, row[SPLIT_USED])
+        if by_search:
+            n = split_parts_by_search(row, p, w.occ_n, w.occ, m, v, left, w.acts, 0, first_only, w.pool, pieces)
+        else:
+            n = split_parts_by_sums(row, p, w.occ_n, w.occ, m, v, left, w.acts, 0, first_only, pieces)
+    return [int(w.acts[j]) for j in range(n)]
+
+
+def observe_batch(const i32[:, ::1] rows, const i32[::1] params, const i32[::1] seats, float[:, ::1] obs):
+    """The observation of every game, each from its ``seats[b]`` (a seat 0..3)."""
+    _check_rows(rows, params)
+    cdef i64 count = rows.shape[0]
+    _check(seats.shape[0] == count and obs.shape[0] == count, "one seat and observation per game")
+    _check(obs.shape[1] == OBS_SIZE, "an observation has OBS_SIZE values")
+    for b in range(count):
+        _check(0 <= seats[b] < 4, "a seat is 0..3")
+    if count:
+        with nogil:
+            c_observe_batch(<i32*>&rows[0, 0], count, <i32*>&params[0], <i32*>&seats[0], &obs[0, 0])
+
+
+cdef int _check_batch(const i32[:, ::1] rows, const i32[::1] params, i64 per_game, const char[:, ::1] masks, const i32[::1] players) except -1:
+    _check_rows(rows, params)
+    cdef i64 count = rows.shape[0]
+    _check(per_game == count, "one entry per game")
+    _check(masks.shape[0] == count and masks.shape[1] == NUM_ACTIONS, "masks are (games, NUM_ACTIONS)")
+    _check(players.shape[0] == count, "one player entry per game")
+    return 0
+
+
+def start_batch(
+    i32[:, ::1] rows, const i32[::1] params, double p, u32[:, ::1] rngs, bint sample,
+    Scratch scratch, char[:, ::1] masks, i32[::1] players,
+):
+    """Throw for every game until it waits for a decision (when ``sample``), then write
+    its mask and the player to act (a seat, CHANCE or TERMINAL)."""
+    _check_batch(rows, params, rngs.shape[0], masks, players)
+    _check(rngs.shape[1] == MT_SIZE, "a generator has MT_SIZE words")
+    cdef i64 count = rows.shape[0]
+    if count:
+        with nogil:
+            c_start_batch(
+                &rows[0, 0], count, <i32*>&params[0], p, &rngs[0, 0], sample, scratch.work,
+                &masks[0, 0], &players[0],
+            )
+
+
+def step_batch(
+    i32[:, ::1] rows, const i32[::1] params, double p, const i32[::1] actions,
+    const char[::1] active, u32[:, ::1] rngs, bint sample, Scratch scratch,
+    char[:, ::1] masks, i32[::1] players, float[:, ::1] rewards,
+):
+    """Apply ``actions[b]`` to every ``active`` game with a seat to act (each must be
+    legal: pachisi.fast.batch.step checks), throw for it when ``sample``, and update the
+    masks, players and rewards."""
+    _check_batch(rows, params, actions.shape[0], masks, players)
+    cdef i64 count = rows.shape[0]
+    _check(active.shape[0] == count and rngs.shape[0] == count, "one entry per game")
+    _check(rngs.shape[1] == MT_SIZE, "a generator has MT_SIZE words")
+    _check(rewards.shape[0] == count and rewards.shape[1] == 4, "rewards are (games, 4)")
+    for b in range(count):
+        if players[b] >= 0 and active[b]:
+            _check(0 <= actions[b] < NUM_ACTIONS and masks[b, actions[b]], "an action is not legal")
+    if count:
+        with nogil:
+            c_step_batch(
+                &rows[0, 0], count, <i32*>&params[0], p, <i32*>&actions[0], <char*>&active[0],
+                &rngs[0, 0], sample, scratch.work, &masks[0, 0], &players[0], &rewards[0, 0],
+            )
+
+
+def throw_batch(
+    i32[:, ::1] rows, const i32[::1] params, const i32[::1] ks, Scratch scratch,
+    char[:, ::1] masks, i32[::1] players, float[:, ::1] rewards,
+):
+    """Apply the throw ``ks[b]`` (cowries mouth up) to every game waiting for a throw."""
+    _check_batch(rows, params, ks.shape[0], masks, players)
+    cdef i64 count = rows.shape[0]
+    _check(rewards.shape[0] == count and rewards.shape[1] == 4, "rewards are (games, 4)")
+    for b in range(count):
+        if players[b] == CHANCE_PLAYER:
+            _check(0 <= ks[b] <= params[P_COWRIES], "a throw has 0..cowries mouths up")
+    if count:
+        with nogil:
+            c_throw_batch(
+                &rows[0, 0], count, <i32*>&params[0], <i32*>&ks[0], scratch.work, &masks[0, 0],
+                &players[0], &rewards[0, 0],
+            )
+
+
+def choose_batch(
+    i32[:, ::1] rows, const i32[::1] params, const double[::1] weights, const double[::1] hit,
+    const i32[::1] bots, u32[:, ::1] rngs, const i32[::1] players, Scratch scratch,
+    i32[::1] actions,
+):
+    """For every game with a seat to act, the action its compiled player (``bots[seat]``)
+    chooses, drawn from the game's generator; -1 where none is to choose."""
+    _check_rows(rows, params)
+    _check_players(weights, hit, bots)
+    cdef i64 count = rows.shape[0]
+    _check(rngs.shape[0] == count and rngs.shape[1] == MT_SIZE, "one generator per game")
+    _check(players.shape[0] == count and actions.shape[0] == count, "one entry per game")
+    if count:
+        with nogil:
+            c_choose_batch(
+                &rows[0, 0], count, <i32*>&params[0], <double*>&weights[0], <double*>&hit[0],
+                <i32*>&bots[0], &rngs[0, 0], <i32*>&players[0], scratch.work, &actions[0],
+            )
+
+
+def play_many(
+    i32[:, ::1] rows, const i32[::1] params, double p, const double[::1] weights,
+    const double[::1] hit, const i32[::1] bots, u32[:, ::1] mt_throws, u32[:, ::1] mt_choices,
+    i64 max_turns, i64 max_steps, i32[:, ::1] stats,
+):
+    """Play every row on to the end (or a cap), game ``b`` with its own pair of generators;
+    ``stats[b]`` gets its throws, actions and capture events (pachisi.fast.playouts)."""
+    _check_rows(rows, params)
+    _check_players(weights, hit, bots)
+    cdef i64 count = rows.shape[0]
+    _check(mt_throws.shape[0] == count and mt_choices.shape[0] == count, "two generators per game")
+    _check(mt_throws.shape[1] == MT_SIZE and mt_choices.shape[1] == MT_SIZE, "a generator has MT_SIZE words")
+    _check(stats.shape[0] == count and stats.shape[1] == 3, "stats are (games, 3)")
+    cdef i64 done = 0
+    if count:
+        with nogil:
+            done = c_play_many(
+                &rows[0, 0], count, <i32*>&params[0], p, <double*>&weights[0], <double*>&hit[0],
+                <i32*>&bots[0], &mt_throws[0, 0], &mt_choices[0, 0], max_turns, max_steps,
+                &stats[0, 0],
+            )
+    if done < 0:
+        raise MemoryError("no memory for the compiled engine's buffers")
+
+
+def play_seeded(
+    i32[:, ::1] rows, const i32[::1] params, double p, const double[::1] weights,
+    const double[::1] hit, const i32[::1] bots, i64 seed, i64 first, i64 max_turns,
+    i64 max_steps, i32[:, ::1] stats,
+):
+    """Play every row on to the end (or a cap), row ``b`` as game ``first + b`` of the
+    playouts seeded ``seed`` (its generators seeded in compiled code from both)."""
+    _check_rows(rows, params)
+    _check_players(weights, hit, bots)
+    cdef i64 count = rows.shape[0]
+    _check(stats.shape[0] == count and stats.shape[1] == 3, "stats are (games, 3)")
+    _check(first >= 0, "the first game's index is not negative")
+    cdef i64 done = 0
+    if count:
+        with nogil:
+            done = c_play_seeded(
+                &rows[0, 0], count, first, <i32*>&params[0], p, <double*>&weights[0],
+                <double*>&hit[0], <i32*>&bots[0], seed, max_turns, max_steps, &stats[0, 0],
+            )
+    if done < 0:
+        raise MemoryError("no memory for the compiled engine's buffers")
+
+
+def seed_generator(u32[::1] mt, i64 seed):
+    """Seed the Mersenne Twister state ``mt`` (MT_SIZE words) as the kernels do."""
+    _check(mt.shape[0] == MT_SIZE, "a generator has MT_SIZE words")
+    seed_mt(&mt[0], seed)
+
+
+def mix_seed(i64 x):
+    """SplitMix64 of ``x``, wrapping in signed 64 bits as the kernels do."""
+    return splitmix64(x)

@@ -76,7 +76,7 @@ cdef i64 settle_chance(i32* st, i32* params, double p, u32* mt, i32* ev, i32* ev
     half = params[P_HALF] == 1
     throws = 0
     while (st[STAGE] == THROW_STAGE or st[STAGE] == THROW_OFF_STAGE) and not st[OVERFLOW]:
-        apply_chance(st, params, throw_cowries(mt, cowries, half, p), ev, evn)
+        c_apply_chance(st, params, throw_cowries(mt, cowries, half, p), ev, evn)
         throws += 1
     return throws
 
@@ -90,7 +90,7 @@ cdef i64 status(i32* st, i32* params, i32* occ_n, i32* occ, i32* out, Pool* pool
         return TERMINAL_PLAYER
     if stage in (THROW_STAGE, THROW_OFF_STAGE):
         return CHANCE_PLAYER
-    n = legal_actions(st, params, occ_n, occ, out, pool)
+    n = c_legal_actions(st, params, occ_n, occ, out, pool)
     for j in range(n):
         mask[out[j]] = True
     return <i64>(st[SEAT])
@@ -112,7 +112,7 @@ cdef void rewards_of(i32* st, i32* params, float* seat_rewards) noexcept nogil:
 # ``masks`` NUM_ACTIONS, ``rngs`` MT_SIZE words, ``rewards`` 4 and ``obs`` OBS_SIZE.
 
 
-cdef void step_batch(i32* rows, i64 count, i32* params, double p, i32* actions, char* active, u32* rngs, bint sample, Work* work, char* masks, i32* players, float* rewards) noexcept nogil:
+cdef void c_step_batch(i32* rows, i64 count, i32* params, double p, i32* actions, char* active, u32* rngs, bint sample, Work* work, char* masks, i32* players, float* rewards) noexcept nogil:
     """Apply ``actions[b]`` to every ``active`` game waiting for a decision (the caller
     checked that each is legal), throw for it when ``sample``, and update masks, players
     and rewards (set on the step that ends a game, else 0)."""
@@ -124,7 +124,7 @@ cdef void step_batch(i32* rows, i64 count, i32* params, double p, i32* actions, 
             rewards[4 * b + seat] = 0.0
         if players[b] < 0 or not active[b]:
             continue
-        apply_action(st, params, actions[b], work.occ_n, work.occ, NULL, evn)
+        c_apply_action(st, params, actions[b], work.occ_n, work.occ, NULL, evn)
         if sample:
             settle_chance(st, params, p, rngs + b * MT_SIZE, NULL, evn)
         players[b] = status(st, params, work.occ_n, work.occ, work.acts, work.pool, masks + b * NUM_ACTIONS)
@@ -132,7 +132,7 @@ cdef void step_batch(i32* rows, i64 count, i32* params, double p, i32* actions, 
             rewards_of(st, params, rewards + 4 * b)
 
 
-cdef void throw_batch(i32* rows, i64 count, i32* params, i32* ks, Work* work, char* masks, i32* players, float* rewards) noexcept nogil:
+cdef void c_throw_batch(i32* rows, i64 count, i32* params, i32* ks, Work* work, char* masks, i32* players, float* rewards) noexcept nogil:
     """Apply the throw ``ks[b]`` (cowries mouth up) to every game waiting for a throw."""
     cdef i32 evn[3]
     memset(evn, 0, sizeof(evn))
@@ -142,13 +142,13 @@ cdef void throw_batch(i32* rows, i64 count, i32* params, i32* ks, Work* work, ch
             rewards[4 * b + seat] = 0.0
         if players[b] != CHANCE_PLAYER:
             continue
-        apply_chance(st, params, ks[b], NULL, evn)
+        c_apply_chance(st, params, ks[b], NULL, evn)
         players[b] = status(st, params, work.occ_n, work.occ, work.acts, work.pool, masks + b * NUM_ACTIONS)
         if players[b] == TERMINAL_PLAYER:
             rewards_of(st, params, rewards + 4 * b)
 
 
-cdef void start_batch(i32* rows, i64 count, i32* params, double p, u32* rngs, bint sample, Work* work, char* masks, i32* players) noexcept nogil:
+cdef void c_start_batch(i32* rows, i64 count, i32* params, double p, u32* rngs, bint sample, Work* work, char* masks, i32* players) noexcept nogil:
     """Throw for every game until it waits for a decision (when ``sample``), then write
     its mask and player."""
     cdef i32 evn[3]
@@ -160,13 +160,13 @@ cdef void start_batch(i32* rows, i64 count, i32* params, double p, u32* rngs, bi
         players[b] = status(st, params, work.occ_n, work.occ, work.acts, work.pool, masks + b * NUM_ACTIONS)
 
 
-cdef void observe_batch(i32* rows, i64 count, i32* params, i32* seats, float* obs) noexcept nogil:
+cdef void c_observe_batch(i32* rows, i64 count, i32* params, i32* seats, float* obs) noexcept nogil:
     """The observation of every game, each from its ``seats[b]`` (a seat 0..3)."""
     for b in range(count):
         observe(rows + b * STATE_SIZE, params, seats[b], obs + b * OBS_SIZE)
 
 
-cdef void choose_batch(i32* rows, i64 count, i32* params, double* weights, double* hit, i32* bots, u32* rngs, i32* players, Work* work, i32* actions) noexcept nogil:
+cdef void c_choose_batch(i32* rows, i64 count, i32* params, double* weights, double* hit, i32* bots, u32* rngs, i32* players, Work* work, i32* actions) noexcept nogil:
     """For every game with a seat to act, the action its compiled player (``bots[seat]``:
     0 random, 1 greedy, -1 none) chooses, drawn from the game's generator; -1 otherwise."""
     for b in range(count):
@@ -175,7 +175,7 @@ cdef void choose_batch(i32* rows, i64 count, i32* params, double* weights, doubl
         if seat < 0 or bots[seat] < 0:
             continue
         st = rows + b * STATE_SIZE
-        n = legal_actions(st, params, work.occ_n, work.occ, work.acts, work.pool)
+        n = c_legal_actions(st, params, work.occ_n, work.occ, work.acts, work.pool)
         if bots[seat] == GREEDY_BOT:
             j = greedy_choice(st, params, weights, hit, work.acts, n, rngs + b * MT_SIZE, work)
         else:

@@ -18,6 +18,8 @@ cdef enum:
     W_CAPTURE = 4
     W_CASTLE = 5
     W_DANGER = 6
+    # Hit chances are tabled for distances 0..25.
+    HIT_REACH = 26
 
 
 cdef bint _friend(i32* params, i64 seat, i64 other) noexcept nogil:
@@ -90,7 +92,7 @@ cdef i64 greedy_choice(i32* st, i32* params, double* weights, double* hit, i32* 
             trial[q] = st[q]
         evn[0] = 0
         evn[1] = 0
-        apply_action(trial, params, acts[j], occ_n, occ, ev, evn)
+        c_apply_action(trial, params, acts[j], occ_n, occ, ev, evn)
         taken = 0
         for e in range(evn[0]):
             if ev[e * EVENT_FIELDS] == E_CAPTURE and _friend(params, seat, ev[e * EVENT_FIELDS + 1]):
@@ -184,7 +186,7 @@ cdef void _play(i32* st, i32* params, double p, double* weights, double* hit, i3
     stats[2] = evn[1]
 
 
-cdef i64 play_many(i32* rows, i64 count, i32* params, double p, double* weights, double* hit, i32* bots, u32* mt_throws, u32* mt_choices, i64 max_turns, i64 max_steps, i32* stats) noexcept nogil:
+cdef i64 c_play_many(i32* rows, i64 count, i32* params, double p, double* weights, double* hit, i32* bots, u32* mt_throws, u32* mt_choices, i64 max_turns, i64 max_steps, i32* stats) noexcept nogil:
     """:func:`_play` for every one of ``count`` rows of a batch, each with its own pair of
     generators (MT_SIZE words each); ``stats`` gets three values per game. The games share
     one set of buffers (nothing in them carries from one game to the next: the occupancy
@@ -205,11 +207,12 @@ cdef i64 play_many(i32* rows, i64 count, i32* params, double p, double* weights,
     return 0
 
 
-cdef i64 play_seeded(i32* rows, i64 count, i32* params, double p, double* weights, double* hit, i32* bots, i64 seed, i64 max_turns, i64 max_steps, i32* stats) noexcept nogil:
-    """:func:`_play` for every one of ``count`` rows, game ``j`` with two generators seeded
-    from ``(seed, j)`` (``seed_mt(splitmix64(seed * 2**20 + 2 j))`` for the throws, ``+ 1``
-    for the choices; the arithmetic wraps around in 64 bits). Returns -1 if memory ran out
-    (nothing was played), else 0."""
+cdef i64 c_play_seeded(i32* rows, i64 count, i64 first, i32* params, double p, double* weights, double* hit, i32* bots, i64 seed, i64 max_turns, i64 max_steps, i32* stats) noexcept nogil:
+    """:func:`_play` for every one of ``count`` rows, row ``j`` as game ``first + j`` of
+    the playouts ``seed``: game ``i`` has two generators seeded from ``(seed, i)``
+    (``seed_mt(splitmix64(seed * 2**20 + 2 i))`` for the throws, ``+ 1`` for the choices;
+    the arithmetic wraps around in 64 bits), so a batch split into parts plays the same
+    games. Returns -1 if memory ran out (nothing was played), else 0."""
     cdef u32 mt_throws[MT_SIZE]
     cdef u32 mt_choices[MT_SIZE]
     cdef i32 evn[3]
@@ -217,7 +220,7 @@ cdef i64 play_seeded(i32* rows, i64 count, i32* params, double p, double* weight
     if work == NULL:
         return -1
     for j in range(count):
-        base = <i64>((<u64>seed << 20) + <u64>(2 * j))
+        base = <i64>((<u64>seed << 20) + <u64>(2 * (first + j)))
         seed_mt(mt_throws, splitmix64(base))
         seed_mt(mt_choices, splitmix64(base + 1))
         evn[0] = 0

@@ -51,7 +51,7 @@ cdef inline void throw_inline(i32* st, i32* params, i64 k, i32* ev, i32* evn) no
     throw(st, params, k, ev, evn)
 
 
-cdef void apply_chance(i32* st, i32* params, i64 k, i32* ev, i32* evn) noexcept nogil:
+cdef void c_apply_chance(i32* st, i32* params, i64 k, i32* ev, i32* evn) noexcept nogil:
     """Apply a throw with ``k`` cowries mouth up."""
     chance_inline(st, params, k, ev, evn)
 
@@ -79,7 +79,7 @@ cdef inline void play_inline(i32* st, i32* params, i64 a, i32* occ_n, i32* occ, 
     _settle_action(st, params, occ_n, occ, ev, evn, deadlock)
 
 
-cdef void apply_action(i32* st, i32* params, i64 a, i32* occ_n, i32* occ, i32* ev, i32* evn) noexcept nogil:
+cdef void c_apply_action(i32* st, i32* params, i64 a, i32* occ_n, i32* occ, i32* ev, i32* evn) noexcept nogil:
     """Apply the legal action ``a`` (an id of :mod:`pachisi.fast._codec`)."""
     action_inline(st, params, a, occ_n, occ, ev, evn)
 
