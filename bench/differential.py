@@ -9,11 +9,12 @@ Prints the command, then one line per ruleset (games, steps compared, games with
 mismatch, seconds), and the first mismatch of each ruleset that has one; exits 1 if any.
 
     .venv/bin/python bench/differential.py [--games N] [--seed S] [--ruleset NAME]...
-        [--workers K]
+        [--combos] [--workers K]
 
 Run from the repository root. With ``--workers K`` the seeds of each ruleset are cut into K
 ranges played in K processes ("spawn" start method); the seconds are the wall time of the
-ruleset, compiled kernels loaded from their cache included.
+ruleset. ``--combos`` checks issue 22's 20 switch combinations (:data:`SWITCH_COMBOS`), after
+the rulesets given (none by default).
 """
 
 from __future__ import annotations
@@ -40,6 +41,32 @@ from pachisi.rules.ruleset import NAMED, parse_ruleset  # noqa: E402
 CHUNK = 250
 """Seeds per task: small tasks keep the workers busy to the end, and a worker whose parent
 was killed stops after its task rather than playing thousands of games for nobody."""
+
+SWITCH_COMBOS = (
+    "wikipedia-full+stacking=none",
+    "classic+stacking=none+kill_before_home=seat",
+    "classic+cowries=7",
+    "classic+entry_mode=count_from_charkoni+first_piece_free=square1",
+    "classic+throw_usage=collect+triple_cancel=same",
+    "classic+split_throw=split+kill_before_home=team",
+    "classic+split_throw=group+castle_mode=coexist",
+    "classic+moves_compulsory=true+unusable_throw=forfeit_turn",
+    "classic+capture_scope=top_one+stack_immune=true",
+    "classic+capture_bonus=false+kill_before_home=seat+recapture_annul=true",
+    "classic+pyada=true+pyada_use=attached+pyada_can_enter=true",
+    "classic+players=2",
+    "classic+teams=individual+kill_before_home=seat",
+    "classic+finished_seat=throw_for_partner+extra_lap=true",
+    "classic+blockade=true",
+    "classic+stacking=castles_only",
+    "herklots-7+kill_before_home=team",
+    "tylor-1879+grace_must_enter=true",
+    "classic+first_player=seat0+triple_cancel=group+triple_scope=turn",
+    "wikipedia-full+castle_mode=inert+blockade=true",
+)
+"""Issue 22's 20 switch combinations beside the named rulesets (``--combos``): each switch
+of RULES.md E.1 away from its default at least once where the compiled engine plays it,
+``stacking=none`` with R-FROZEN first."""
 
 MAX_STEPS = 60_000
 """play_both's cap on throws and actions; random games take 400 to 1,600 steps."""
@@ -97,10 +124,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
     parser.add_argument("--ruleset", action="append", help="ruleset (default: all named)")
     parser.add_argument("--workers", type=int, default=1, help="processes")
+    parser.add_argument(
+        "--combos", action="store_true", help="the 20 switch combinations (SWITCH_COMBOS)"
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers take a positive number")
-    names = args.ruleset or list(NAMED)
+    names = [
+        *(args.ruleset or ([] if args.combos else NAMED)),
+        *(SWITCH_COMBOS if args.combos else ()),
+    ]
     for name in names:
         try:
             parse_ruleset(name)
@@ -108,14 +141,15 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--ruleset {name}: {exc}")
     print("$ .venv/bin/python bench/differential.py " + " ".join(sys.argv[1:]), flush=True)
 
-    start = time.perf_counter()
-    check_seeds("classic", args.seed, args.seed + 1, 300)  # compiles the kernels, or loads them
     print(
-        f"# python {platform.python_version()}, {platform.machine()}, {args.workers} worker(s);"
-        f" kernels ready in {time.perf_counter() - start:.1f} s",
+        f"# python {platform.python_version()}, {platform.machine()}, {args.workers} worker(s)",
         flush=True,
     )
-    print(f"{'ruleset':<16}{'games':>8}{'steps':>12}{'mismatches':>12}{'seconds':>10}", flush=True)
+    width = max(16, *(len(n) + 2 for n in names))
+    print(
+        f"{'ruleset':<{width}}{'games':>8}{'steps':>12}{'mismatches':>12}{'seconds':>10}",
+        flush=True,
+    )
 
     firsts: list[tuple[str, tuple[int, int, str]]] = []
     context = multiprocessing.get_context("spawn")
@@ -133,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"  ({total.unfinished} stopped at {MAX_STEPS} steps)" if total.unfinished else ""
             )
             print(
-                f"{name:<16}{total.games:>8}{total.steps:>12}{total.mismatches:>12}"
+                f"{name:<{width}}{total.games:>8}{total.steps:>12}{total.mismatches:>12}"
                 f"{seconds:>10.1f}{note}",
                 flush=True,
             )
