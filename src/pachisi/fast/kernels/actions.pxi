@@ -49,15 +49,52 @@ cdef inline i64 _landing_key(i32* st, i32* params, i64 a) noexcept nogil:
     return (t * 4 + piece) * 8 + size
 
 
+cdef void _sorted_keys(i32* keys, i64 n, i64* packed) noexcept nogil:
+    """``packed[r]``: the r-th of the ``n`` keys in ascending order, with its index, as
+    ``(key + 2) << 16 | index`` (keys are -2..40,000 and indices below MAX_LIST), so that
+    equal keys form runs in index order. A stable radix sort, one byte of the key a pass:
+    the keys are small integers, and a comparison sort cost more than the rest of a list."""
+    cdef i64 low[MAX_LIST]
+    cdef i64 count[257]
+    cdef i64 k, v, b
+    memset(count, 0, sizeof(count))
+    for i in range(n):
+        count[((keys[i] + 2) & 255) + 1] += 1
+    for b in range(256):
+        count[b + 1] += count[b]
+    for i in range(n):
+        k = keys[i] + 2
+        low[count[k & 255]] = (k << 16) | i
+        count[k & 255] += 1
+    memset(count, 0, sizeof(count))
+    for i in range(n):
+        count[((low[i] >> 24) & 255) + 1] += 1
+    for b in range(256):
+        count[b + 1] += count[b]
+    for i in range(n):
+        v = low[i]
+        b = (v >> 24) & 255
+        packed[count[b]] = v
+        count[b] += 1
+
+
 cdef bint _keys_collide(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
     """Whether two of the ``n`` actions in ``out`` share a key; the keys are left in
     ``out[n:2n]``."""
+    # One bit per key (key + 2 is below 2**16): a spending stage with split throws lists
+    # hundreds of actions, too many to compare every pair. Only the words the keys fall in
+    # are cleared, and only those are read.
+    cdef u64 seen[1024]
+    cdef i64 k
     for i in range(n):
-        out[n + i] = _landing_key(st, params, out[i])
-    for i in range(1, n):
-        for j in range(i):
-            if out[n + i] == out[n + j]:
-                return True
+        k = _landing_key(st, params, out[i]) + 2
+        out[n + i] = k - 2
+        seen[k >> 6] = 0
+    for i in range(n):
+        k = out[n + i] + 2
+        if seen[k >> 6] & (<u64>1 << (k & 63)):
+            return True
+        seen[k >> 6] |= <u64>1 << (k & 63)
     return False
 
 
@@ -74,22 +111,31 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
     cdef char* kept_at = <char*>calloc(n, 1)
     cdef i32* occ_n = <i32*>calloc(OCC_N_SIZE + OCC_SQUARES * OCC_DEPTH, sizeof(i32))
     cdef i32* occ = occ_n + OCC_N_SIZE
+    # The keys in ascending order (runs of equal keys in index order), and each action's
+    # place in that order: an action's equals are its run's neighbours.
+    cdef i64* packed = <i64*>malloc(n * sizeof(i64))
+    cdef i64* rank = <i64*>malloc(n * sizeof(i64))
     cdef i32 evn[3]
-    if keys == NULL or rows == NULL or kept_at == NULL or occ_n == NULL:
+    cdef bint shared, same
+    if keys == NULL or rows == NULL or kept_at == NULL or occ_n == NULL or packed == NULL or rank == NULL:
         free(keys)
         free(rows)
         free(kept_at)
         free(occ_n)
+        free(packed)
+        free(rank)
         return n
     memcpy(keys, out + n, n * sizeof(i32))
+    _sorted_keys(keys, n, packed)
+    for r in range(n):
+        rank[packed[r] & 0xFFFF] = r
     kept = 0
     for i in range(n):
         a = out[i]
-        shared = False
-        for j in range(n):
-            if j != i and keys[j] == keys[i]:
-                shared = True
-                break
+        r = rank[i]
+        shared = (r > 0 and (packed[r - 1] >> 16) == (packed[r] >> 16)) or (
+            r + 1 < n and (packed[r + 1] >> 16) == (packed[r] >> 16)
+        )
         if shared:
             memcpy(rows + i * STATE_SIZE, st, STATE_SIZE * sizeof(i32))
             evn[0] = 0
@@ -97,12 +143,14 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
             evn[2] = 0
             c_apply_action(rows + i * STATE_SIZE, params, a, occ_n, occ, NULL, evn)
             same = False
-            for j in range(i):
-                if kept_at[j] and keys[j] == keys[i] and same_state(
-                    rows + i * STATE_SIZE, rows + j * STATE_SIZE
-                ):
+            # The earlier actions with this key: the run before ``r``.
+            q = r - 1
+            while q >= 0 and (packed[q] >> 16) == (packed[r] >> 16):
+                j = packed[q] & 0xFFFF
+                if kept_at[j] and same_state(rows + i * STATE_SIZE, rows + j * STATE_SIZE):
                     same = True
                     break
+                q -= 1
             if same:
                 continue
         kept_at[i] = True
@@ -112,6 +160,8 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
     free(rows)
     free(kept_at)
     free(occ_n)
+    free(packed)
+    free(rank)
     return kept
 
 
