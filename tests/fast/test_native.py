@@ -14,7 +14,9 @@ SRC = Path(__file__).parents[2] / "src"
 ENV = {**os.environ, "PYTHONPATH": str(SRC)}
 
 # A None entry in sys.modules makes `import pachisi.fast._core` raise ImportError.
-PRELUDE = "import sys; sys.modules['pachisi.fast._core'] = None\n"
+PRELUDE = (
+    "import sys; sys.modules['pachisi.fast._core'] = sys.modules['pachisi.ai._compiled'] = None\n"
+)
 
 
 def run(code: str) -> subprocess.CompletedProcess[str]:
@@ -34,6 +36,22 @@ def test_the_compiled_engine_explains_that_it_is_not_built() -> None:
     assert "CompiledEngineMissing" in done.stderr
     assert "not built in this installation" in done.stderr
     assert "C compiler" in done.stderr and "docs/install.md" in done.stderr
+
+
+def test_the_compiled_players_explain_it_too() -> None:
+    code = (
+        "from pachisi.ai import make_player\n"
+        "from pachisi.game import Game\n"
+        "import random\n"
+        "game, rng = Game('classic'), random.Random(3)\n"
+        "while game.current_player() < 0:\n"
+        "    game.throw(rng)\n"
+        "make_player('expert').choose(game.state, random.Random(1))\n"
+    )
+    done = run(code)
+    assert done.returncode != 0
+    assert "CompiledEngineMissing" in done.stderr
+    assert "pachisi.ai._compiled" in done.stderr and "not built" in done.stderr
 
 
 def test_pachisi_and_the_reference_engine_work_without_it() -> None:

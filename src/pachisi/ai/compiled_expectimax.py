@@ -96,7 +96,7 @@ class CompiledExpectimaxPlayer(ExpectimaxPlayer):
     def rank(self, state: State, rng: random.Random, budget: Budget | None = None) -> list[Ranked]:
         """Every legal action with its value for the mover's side, best first; each
         action's effort is the depth its value comes from."""
-        import pachisi.ai._compiled as kernel
+        from pachisi.ai.native import players as kernel
         from pachisi.fast.convert import to_row
         from pachisi.fast.params import FastEngineError
 

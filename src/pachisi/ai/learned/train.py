@@ -26,9 +26,9 @@ from typing import Final
 
 import numpy as np
 
-import pachisi.ai._compiled as compiled_players
 from pachisi.ai.learned.net import Net
 from pachisi.ai.learned.value import WEIGHTS_DIR, weights_name
+from pachisi.ai.native import players as compiled_players
 from pachisi.progress import games_bar
 from pachisi.rules import engine
 from pachisi.rules.ruleset import Ruleset, RulesetError, parse_ruleset
