@@ -28,7 +28,7 @@ from pachisi.fast.convert import to_row, to_state
 from pachisi.fast.generators import MT_SIZE, mt_random, mt_state
 from pachisi.fast.layout import MAX_ITEMS, OVERFLOW, STATE_SIZE, TURN, WINNER
 from pachisi.fast.native import core
-from pachisi.fast.params import FastEngineError, compile_ruleset
+from pachisi.fast.params import FastEngineError, engine_params
 from pachisi.notation import read_position
 from pachisi.rules import engine
 from pachisi.rules.ruleset import Ruleset
@@ -55,7 +55,7 @@ class Compiled:
 @functools.lru_cache(maxsize=64)
 def compiled(ruleset: Ruleset) -> Compiled:
     """The compiled form of ``ruleset`` (cached); :class:`FastEngineError` if it cannot run."""
-    params, p = compile_ruleset(ruleset)
+    params, p = engine_params(ruleset)
     w = Weights()
     weights = np.array(
         [w.progress, w.enemy_progress, w.out, w.home, w.capture, w.castle, w.danger],
