@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pachisi.ai.bots import REACH_FLOOR, Bot, GreedyBot, RandomBot, Weights, _single_throw_chances
+from pachisi.ai.games import play_on
 from pachisi.arguments import INT32_MAX, reachable, whole
 from pachisi.fast.convert import to_row, to_state
 from pachisi.fast.generators import MT_SIZE, mt_random, mt_state
@@ -86,7 +87,7 @@ class GameResults:
     throws: npt.NDArray[np.int32]
     actions: npt.NDArray[np.int32]
     captures: npt.NDArray[np.int32]
-    """Capture events, as :class:`pachisi.simulate.GameStats` counts them."""
+    """Capture events, as :class:`pachisi.ai.games.GameStats` counts them."""
     handed_over: dict[int, State] = field(default_factory=dict)
     """The final states of the games that outgrew the compiled engine's row (a series of
     more than ``MAX_ITEMS`` collected throws) and were played on in the reference engine,
@@ -178,8 +179,6 @@ def _hand_over(
     throw that did not fit (kept in ``OVERFLOW``), then with the same generators and the
     same players, so the game is the one a reference run plays. Updates its row (where a
     row can hold the final state) and its statistics; returns the final state."""
-    from pachisi.simulate import play_on
-
     row = rows[j].copy()
     k = int(row[OVERFLOW]) - 1
     row[OVERFLOW] = 0
@@ -212,7 +211,7 @@ def simulate_games(
     max_steps: int,
     threads: int = 1,
 ) -> GameResults:
-    """Games ``indices`` of the simulation ``seed``, as :func:`pachisi.simulate.play_game`
+    """Games ``indices`` of the simulation ``seed``, as :func:`pachisi.ai.games.play_game`
     plays them (the same throws, the same choices, the same results), spread over
     ``threads`` threads. A game whose series of throws outgrows the state row goes on in
     the reference engine (:class:`GameResults`)."""
