@@ -40,12 +40,6 @@ SERVICES = len(LAYERS)
 
 KNOWN: frozenset[tuple[str, str]] = frozenset(
     {
-        # The compiled players (greedy, random) and the compiled simulation live in
-        # pachisi.fast today: they take greedy's tables from pachisi.ai.bots and hand
-        # overflowing games to the reference game loop in pachisi.ai.games. They move to
-        # pachisi.ai next (issue 22), and these entries go with them.
-        ("pachisi.fast.playouts", "pachisi.ai.bots"),
-        ("pachisi.fast.playouts", "pachisi.ai.games"),
         # Not upward but a cycle: Review.from_json (a function-level import) calls the
         # schema reader, which builds Reviews; the fix is for the reader to own from_json.
         ("pachisi.review.model", "pachisi.review._schema"),

@@ -730,12 +730,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     elif args.engine == "fast" and not fast_plays(bots):
         raise CliError("--engine fast plays only the random and greedy bots; use the reference")
     if args.engine == "fast":
-        from pachisi.fast.params import FastEngineError
+        from pachisi.fast.params import FastEngineError, engine_params
 
         try:
-            from pachisi.fast.playouts import compiled
+            # What simulate plays the games with; where the extension was not built,
+            # importing it raises CompiledEngineMissing, an ImportError.
+            import pachisi.ai.playouts  # noqa: F401
 
-            compiled(ruleset)
+            engine_params(ruleset)
         except ImportError as exc:
             # CompiledEngineMissing: this installation has no compiled engine.
             if chosen == "fast":

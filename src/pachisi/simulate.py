@@ -220,7 +220,7 @@ def _fast_chunk(
     max_steps: int,
     threads: int,
 ) -> list[GameStats]:
-    from pachisi.fast.playouts import simulate_games
+    from pachisi.ai.playouts import simulate_games
 
     result = simulate_games(
         ruleset,

@@ -8,10 +8,10 @@ import random
 import numpy as np
 import pytest
 
+from pachisi.ai.compiled_bots import bot_actions, compiled
 from pachisi.fast import batch as B
 from pachisi.fast.codes import O_BOARD, O_PIECES, O_PROGRESS, O_SEATS, O_STAGE, O_THROW_K
 from pachisi.fast.convert import action_id, action_of
-from pachisi.fast.playouts import compiled
 from pachisi.rules import cowries, engine
 from pachisi.rules.actions import IllegalActionError
 from pachisi.rules.ruleset import NAMED, get_ruleset
@@ -141,8 +141,8 @@ def test_compiled_players_choose_legal_reproducible_actions() -> None:
     b = B.init(r, 32, seed=5)
     players = ["greedy", "random", "greedy", None]
     for _ in range(300):
-        acts = B.bot_actions(a, players)
-        assert np.array_equal(acts, B.bot_actions(b, players))  # same seed, same choices
+        acts = bot_actions(a, players)
+        assert np.array_equal(acts, bot_actions(b, players))  # same seed, same choices
         for g in range(a.size):
             seat = int(a.current_player[g])
             if seat < 0 or players[seat] is None:

@@ -12,9 +12,9 @@ import pytest
 
 from pachisi.ai import make_player
 from pachisi.ai.games import play_game, play_on
+from pachisi.ai.playouts import _seeded_pair, playouts, simulate_games
 from pachisi.fast import batch
 from pachisi.fast.generators import mt_random
-from pachisi.fast.playouts import _seeded_pair, playouts, simulate_games
 from pachisi.notation import read_position
 from pachisi.rules import engine
 from pachisi.rules.cowries import game_rngs

@@ -104,7 +104,7 @@ def play_on(
 
     ``done`` is the throws, actions and captures the game has had already (the step cap
     counts them too), for a game that another engine began: the compiled engine hands a
-    game over here when it outgrows its state row (:mod:`pachisi.fast.playouts`).
+    game over here when it outgrows its state row (:mod:`pachisi.ai.playouts`).
     """
     if len(bots) != 4:
         raise ValueError(f"need one bot per seat (4), got {len(bots)}")

@@ -45,7 +45,6 @@ __all__ = [
     "OBS_SIZE",
     "TERMINAL",
     "Batch",
-    "bot_actions",
     "choose",
     "from_states",
     "init",
@@ -83,7 +82,7 @@ class Batch:
     """Per game and seat, from the last step: +1 to the winning side, -1 to the others,
     0 in a draw and before the end."""
     choice_rngs: npt.NDArray[np.uint32] = field(repr=False)
-    """Each game's generator for its compiled players' choices (:func:`bot_actions`)."""
+    """Each game's generator for its compiled players' choices (:func:`choose`)."""
     _scratch: core.Scratch = field(repr=False, default_factory=core.Scratch)
     """The kernels' buffers (one per batch: a batch is stepped by one thread at a time)."""
 
@@ -256,8 +255,9 @@ def choose(
     gives -1), drawn from the game's choice generator; games that are over or wait for a
     throw get -1.
 
-    ``weights`` and ``hit`` are greedy's tables for the batch's ruleset; the engine only
-    runs the kernel in the batch's buffers.
+    ``weights`` and ``hit`` are greedy's tables for the batch's ruleset; the players
+    (:mod:`pachisi.ai.compiled_bots`) own them and the names, the engine only runs the
+    kernel in the batch's buffers.
     """
     params, _ = engine_params(batch.ruleset)
     actions = np.empty(batch.size, dtype=np.int32)
@@ -266,25 +266,6 @@ def choose(
         batch._scratch, actions,
     )  # fmt: skip
     return actions
-
-
-def bot_actions(batch: Batch, players: Sequence[str | None]) -> npt.NDArray[np.int32]:
-    """The action each game's seat to act would take if played by ``players[seat]``
-    (``random``, ``greedy``, or None for a seat played from outside, which gives -1).
-
-    The choices come from each game's own generator, so they are reproducible; games that
-    are over or wait for a throw get -1.
-    """
-    from pachisi.fast.playouts import PLAYERS, compiled
-
-    if len(players) != 4:
-        raise ValueError("need one player (or None) per seat")
-    unknown = [p for p in players if p is not None and p not in PLAYERS]
-    if unknown:
-        raise FastEngineError(f"the compiled players are {', '.join(PLAYERS)}; not {unknown}")
-    codes = np.array([-1 if p is None else PLAYERS[p] for p in players], dtype=np.int32)
-    c = compiled(batch.ruleset)
-    return choose(batch, codes, c.weights, c.hit)
 
 
 def _check_overflow(batch: Batch) -> None:
