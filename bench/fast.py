@@ -44,8 +44,9 @@ sys.path.insert(0, "bench")
 
 import yardstick
 from pachisi.ai import make_player
+from pachisi.ai.compiled_bots import bot_actions
+from pachisi.ai.playouts import playouts
 from pachisi.fast import batch as fast_batch
-from pachisi.fast.playouts import playouts
 from pachisi.rules import engine
 from pachisi.rules.ruleset import NAMED, Ruleset, get_ruleset
 from pachisi.simulate import simulate
@@ -111,7 +112,7 @@ def batch_step_rate(ruleset: Ruleset, size: int, seconds: float) -> float:
         for _ in range(200):
             if b.terminated.all():
                 break
-            chosen = fast_batch.bot_actions(b, players)
+            chosen = bot_actions(b, players)
             acting = chosen >= 0
             fast_batch.step(b, np.where(acting, chosen, 0))
             actions += int(acting.sum())

@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 import time
 
-from pachisi.fast.playouts import playouts
+from pachisi.ai.playouts import playouts
 from pachisi.rules import engine
 from pachisi.rules.ruleset import get_ruleset
 

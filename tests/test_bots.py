@@ -7,13 +7,14 @@ import random
 import pytest
 
 from pachisi.ai import PLAYER_NAMES, Bot, GreedyBot, RandomBot, UnknownBotError, make_player
+from pachisi.ai.games import play_game
 from pachisi.rules import engine
 from pachisi.rules.actions import DECLINE, Action
 from pachisi.rules.board import HOME, progress_of_square, square_of
 from pachisi.rules.cowries import game_rngs
 from pachisi.rules.ruleset import NAMED, get_ruleset
 from pachisi.rules.state import Stage, State
-from pachisi.simulate import play_game, simulate
+from pachisi.simulate import simulate
 
 
 class CheckedBot:

@@ -40,13 +40,6 @@ SERVICES = len(LAYERS)
 
 KNOWN: frozenset[tuple[str, str]] = frozenset(
     {
-        # The compiled players (greedy, random) and the compiled simulation live in
-        # pachisi.fast today; the kernel port moves them to pachisi.ai and the services
-        # (issue 22), and these entries go with it.
-        ("pachisi.fast.playouts", "pachisi.ai.bots"),
-        # A function-level import: playouts replays pachisi.simulate's games, which import
-        # playouts back (the only import cycle, also waiting for the port).
-        ("pachisi.fast.playouts", "pachisi.simulate"),
         # Not upward but a cycle: Review.from_json (a function-level import) calls the
         # schema reader, which builds Reviews; the fix is for the reader to own from_json.
         ("pachisi.review.model", "pachisi.review._schema"),

@@ -22,6 +22,7 @@ import pytest
 
 from pachisi import play as play_module
 from pachisi import savefile as savefile_module
+from pachisi.ai.games import DEFAULT_MAX_STEPS
 from pachisi.cli import main
 from pachisi.game import Game
 from pachisi.notation import read_position, read_record, replay
@@ -29,7 +30,6 @@ from pachisi.play import MAX_STEPS, PlaySession, run_play
 from pachisi.rules.ruleset import get_ruleset, parse_ruleset
 from pachisi.rules.state import State
 from pachisi.savefile import SavePathError, check_save_path, save_text
-from pachisi.simulate import DEFAULT_MAX_STEPS
 
 SRC = Path(__file__).parents[1] / "src"
 ENV = {**os.environ, "PYTHONPATH": str(SRC)}

@@ -44,6 +44,7 @@ from typing import Any, Final, NoReturn
 
 from pachisi.ai.bots import Bot, UnknownBotError
 from pachisi.ai.evaluation import sides
+from pachisi.ai.games import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
 from pachisi.ai.hints import DEFAULT_LEVEL, hint
 from pachisi.ai.players import PLAYER_NAMES, make_player
 from pachisi.describe import DESCRIPTIONS, describe_action, situation
@@ -69,8 +70,6 @@ from pachisi.rules.ruleset import (
 from pachisi.rules.state import CHANCE, State
 from pachisi.savefile import SavePathError, check_save_path, save_text
 from pachisi.simulate import (
-    DEFAULT_MAX_STEPS,
-    DEFAULT_MAX_TURNS,
     ENGINES,
     MAX_THREADS,
     Summary,
@@ -731,12 +730,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     elif args.engine == "fast" and not fast_plays(bots):
         raise CliError("--engine fast plays only the random and greedy bots; use the reference")
     if args.engine == "fast":
-        from pachisi.fast.params import FastEngineError
+        from pachisi.fast.params import FastEngineError, engine_params
 
         try:
-            from pachisi.fast.playouts import compiled
+            # What simulate plays the games with; where the extension was not built,
+            # importing it raises CompiledEngineMissing, an ImportError.
+            import pachisi.ai.playouts  # noqa: F401
 
-            compiled(ruleset)
+            engine_params(ruleset)
         except ImportError as exc:
             # CompiledEngineMissing: this installation has no compiled engine.
             if chosen == "fast":

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Final, TextIO
 
 from pachisi.ai.bots import Bot
+from pachisi.ai.games import DEFAULT_MAX_STEPS
 from pachisi.ai.players import make_player
 from pachisi.describe import describe_action, describe_played, event_line, piece_label, situation
 from pachisi.game import Game
@@ -35,7 +36,6 @@ from pachisi.rules.cowries import game_rngs
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import CHANCE, Event, State
 from pachisi.savefile import check_save_path, save_text, sigint_held
-from pachisi.simulate import DEFAULT_MAX_STEPS
 
 __all__ = [
     "HELP",

@@ -18,12 +18,12 @@ import pytest
 
 from pachisi.ai import _compiled
 from pachisi.ai.bots import GreedyBot
+from pachisi.ai.compiled_bots import compiled
 from pachisi.ai.expectimax import MAX_DEPTH
 from pachisi.ai.learned import features
 from pachisi.ai.learned.net import Net, Weights
 from pachisi.ai.learned.value import hit_table
 from pachisi.fast.convert import to_row
-from pachisi.fast.playouts import compiled
 from pachisi.rules import deadlock, engine
 from pachisi.rules.ruleset import Ruleset, parse_ruleset
 from pachisi.rules.state import State

@@ -11,6 +11,7 @@ import pytest
 
 from pachisi.ai import _compiled
 from pachisi.ai.budget import Budget
+from pachisi.ai.compiled_bots import compiled
 from pachisi.ai.compiled_expectimax import CompiledExpectimaxPlayer
 from pachisi.ai.expectimax import ExpectimaxPlayer
 from pachisi.ai.learned import train
@@ -27,7 +28,6 @@ from pachisi.ai.learned.value import (
     weights_path,
 )
 from pachisi.fast.convert import to_row
-from pachisi.fast.playouts import compiled
 from pachisi.rules import engine
 from pachisi.rules.ruleset import NAMED, parse_ruleset
 from tests.ai.positions import RULESETS, decisions

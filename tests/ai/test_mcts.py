@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-import pachisi.fast.playouts
+import pachisi.ai.playouts
 from pachisi.ai._mcts_tree import Node
 from pachisi.ai.budget import Budget
 from pachisi.ai.mcts import MctsPlayer
@@ -143,7 +143,7 @@ def test_falls_back_to_the_reference_engine(monkeypatch: pytest.MonkeyPatch) -> 
     def refuse(*args: object, **kwargs: object) -> None:
         raise FastEngineError("not here")
 
-    monkeypatch.setattr(pachisi.fast.playouts, "playouts", refuse)
+    monkeypatch.setattr(pachisi.ai.playouts, "playouts", refuse)
     state = act_state({0: 60, 1: 70, 4: 60, 8: 60, 12: 60}, k=3)
     root = MctsPlayer(rollout="greedy").search(state, random.Random(2), Budget(playouts=4))
     assert root.visits == 4 and sum(root.totals[:2]) == pytest.approx(4)

@@ -15,6 +15,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from pachisi.ai import make_player
+from pachisi.ai.compiled_bots import bot_actions
 from pachisi.env import ENV_ID, PachisiEnv, PolicyError
 from pachisi.fast import batch as B
 from pachisi.fast.convert import action_id
@@ -348,5 +349,5 @@ def test_observations_stay_inside_their_space_in_whole_games() -> None:
                 view = batch.observation(np.full(batch.size, seat))
                 assert view.dtype == space.dtype and view.shape[1:] == space.shape
                 assert (view >= space.low).all() and (view <= space.high).all(), rules
-            B.step(batch, B.bot_actions(batch, ["random"] * 4))
+            B.step(batch, bot_actions(batch, ["random"] * 4))
         assert view[0] in space

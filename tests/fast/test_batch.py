@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+from pachisi.ai.compiled_bots import bot_actions, compiled
 from pachisi.fast import batch as B
 from pachisi.fast.codes import O_BOARD, O_PIECES, O_PROGRESS, O_SEATS, O_STAGE, O_THROW_K
 from pachisi.fast.convert import action_id, action_of
@@ -140,8 +141,8 @@ def test_compiled_players_choose_legal_reproducible_actions() -> None:
     b = B.init(r, 32, seed=5)
     players = ["greedy", "random", "greedy", None]
     for _ in range(300):
-        acts = B.bot_actions(a, players)
-        assert np.array_equal(acts, B.bot_actions(b, players))  # same seed, same choices
+        acts = bot_actions(a, players)
+        assert np.array_equal(acts, bot_actions(b, players))  # same seed, same choices
         for g in range(a.size):
             seat = int(a.current_player[g])
             if seat < 0 or players[seat] is None:
@@ -152,6 +153,21 @@ def test_compiled_players_choose_legal_reproducible_actions() -> None:
         B.step(a, chosen)
         B.step(b, chosen)
     assert np.array_equal(a.rows, b.rows)
+
+
+def test_choose_checks_the_players_codes_and_tables() -> None:
+    # The engine's side of bot_actions: the kernels take codes and greedy's tables as they
+    # come, so the engine refuses what would make them read out of bounds.
+    batch = B.init(get_ruleset("classic"), 2, seed=1)
+    c = compiled(batch.ruleset)
+    none = np.full(4, -1, dtype=np.int32)
+    assert B.choose(batch, none, c.weights, c.hit).tolist() == [-1, -1]
+    with pytest.raises(ValueError, match="one player per seat"):
+        B.choose(batch, none[:3], c.weights, c.hit)
+    with pytest.raises(ValueError, match="a player is -1"):
+        B.choose(batch, np.full(4, 7, dtype=np.int32), c.weights, c.hit)
+    with pytest.raises(ValueError, match=r"distances 0\.\.25"):
+        B.choose(batch, none, c.weights, c.hit[:5])
 
 
 def test_step_where_leaves_the_other_games_alone() -> None:

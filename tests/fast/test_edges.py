@@ -11,14 +11,15 @@ import numpy as np
 import pytest
 
 from pachisi.ai import make_player
+from pachisi.ai.games import play_game, play_on
+from pachisi.ai.playouts import _seeded_pair, playouts, simulate_games
 from pachisi.fast import batch
 from pachisi.fast.generators import mt_random
-from pachisi.fast.playouts import _seeded_pair, playouts, simulate_games
 from pachisi.notation import read_position
 from pachisi.rules import engine
 from pachisi.rules.cowries import game_rngs
 from pachisi.rules.ruleset import parse_ruleset
-from pachisi.simulate import play_game, play_on, simulate
+from pachisi.simulate import simulate
 
 START = "0,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t0 1 classic"
 LONG_SERIES = "classic+throw_usage=collect+reroll_values=2,3,4,5,6,10"

@@ -8,8 +8,8 @@ import pytest
 
 from pachisi.ai.bots import GreedyBot, Weights
 from pachisi.ai.players import make_player
+from pachisi.ai.playouts import final_states, playouts
 from pachisi.fast.params import FastEngineError
-from pachisi.fast.playouts import final_states, playouts
 from pachisi.rules import engine
 from pachisi.rules.ruleset import NAMED, get_ruleset
 from pachisi.simulate import simulate

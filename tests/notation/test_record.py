@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pachisi.ai.games import DEFAULT_MAX_STEPS
 from pachisi.notation import (
     MAX_PROBLEMS,
     MAX_RECORD_LENGTH,
@@ -24,7 +25,6 @@ from pachisi.notation import (
 )
 from pachisi.rules.actions import Action
 from pachisi.rules.ruleset import NAMED
-from pachisi.simulate import DEFAULT_MAX_STEPS
 from tests.notation.helpers import (
     FRESH,
     GAMES,

@@ -8,7 +8,7 @@ every side (half in pairs), and a game a cap cut short counts as a draw.
   as the greedy player scores it, into chances of winning. It has no noise but knows
   nothing of the dice beyond the greedy danger estimate.
 * :class:`Rollouts` plays ``per_leaf`` games on from the leaf in the compiled engine
-  (:func:`pachisi.fast.playouts.playouts`), to the end or, with ``steps``, for that many
+  (:func:`pachisi.ai.playouts.playouts`), to the end or, with ``steps``, for that many
   throws and actions, after which the evaluation values the games still going. A ruleset
   the compiled engine cannot play (:class:`~pachisi.fast.params.FastEngineError`) is
   played by the reference engine instead, one game at a time: the same players, slower.
@@ -90,13 +90,11 @@ class Rollouts:
         return [w * r + (1.0 - w) * e for r, e in zip(played, self.evaluate(state), strict=True)]
 
     def _play(self, state: State, rng: random.Random) -> list[float]:
-        # Imported here, not at the top: pachisi.fast.playouts imports pachisi.ai, whose
-        # registry imports this module; and the compiled engine loads numpy and its
-        # extension, which cost
-        # every command that makes no rollout (`pachisi --help`, `pachisi play` against
-        # greedy) a second or more of start-up.
+        # Imported here, not at the top: the compiled engine loads numpy and its extension,
+        # which would cost every command that makes no rollout (`pachisi --help`,
+        # `pachisi play` against greedy) a second or more of start-up.
+        from pachisi.ai.playouts import playouts
         from pachisi.fast.params import FastEngineError
-        from pachisi.fast.playouts import playouts
 
         seed = rng.getrandbits(SEED_BITS)
         max_steps = MAX_STEPS if self.steps is None else self.steps

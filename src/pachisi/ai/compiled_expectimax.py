@@ -78,7 +78,7 @@ class CompiledExpectimaxPlayer(ExpectimaxPlayer):
         """The kernel's tables for ``ruleset`` (built once)."""
         found = self._tables.get(ruleset)
         if found is None:
-            from pachisi.fast.playouts import compiled
+            from pachisi.ai.compiled_bots import compiled
 
             value = self.learned.value(ruleset)
             net = value.net

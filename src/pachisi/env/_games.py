@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from pachisi.ai.compiled_bots import bot_actions
 from pachisi.fast import batch as B
 from pachisi.fast.codes import O_PROGRESS, O_THROW, O_THROW_K, O_TURN, decode
 from pachisi.fast.convert import action_id, action_of, to_state
@@ -323,7 +324,7 @@ class Games:
         actions = np.zeros(self.size, dtype=np.int64)
         cp = batch.current_player
         if any(self.names):
-            named = B.bot_actions(batch, self.names)
+            named = bot_actions(batch, self.names)
             actions = np.where(named >= 0, named, actions)
         for seat, policy in enumerate(self.policies):
             if policy is None or isinstance(policy, str):

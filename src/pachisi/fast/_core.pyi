@@ -2,7 +2,9 @@
 
 Arrays are C-contiguous numpy arrays of the dtype named; a wrong size is a
 :class:`ValueError`. Every function releases the GIL while it computes. Callers outside
-this package use :mod:`pachisi.fast.batch` and :mod:`pachisi.fast.playouts`.
+this package use :mod:`pachisi.fast.batch`; the compiled players
+(:mod:`pachisi.ai.compiled_bots`, :mod:`pachisi.ai.playouts`) call the choosing and
+playing kernels.
 """
 
 from typing import Final

@@ -33,8 +33,7 @@ from pachisi.fast.codes import CHANCE_PLAYER, NUM_ACTIONS, OBS_SIZE, TERMINAL_PL
 from pachisi.fast.convert import action_of, to_row, to_state
 from pachisi.fast.layout import MAX_ITEMS, OVERFLOW
 from pachisi.fast.native import core
-from pachisi.fast.params import FastEngineError
-from pachisi.fast.playouts import compiled
+from pachisi.fast.params import FastEngineError, engine_params
 from pachisi.rules import engine
 from pachisi.rules.actions import IllegalActionError
 from pachisi.rules.ruleset import Ruleset
@@ -46,7 +45,7 @@ __all__ = [
     "OBS_SIZE",
     "TERMINAL",
     "Batch",
-    "bot_actions",
+    "choose",
     "from_states",
     "init",
     "step",
@@ -83,7 +82,7 @@ class Batch:
     """Per game and seat, from the last step: +1 to the winning side, -1 to the others,
     0 in a draw and before the end."""
     choice_rngs: npt.NDArray[np.uint32] = field(repr=False)
-    """Each game's generator for its compiled players' choices (:func:`bot_actions`)."""
+    """Each game's generator for its compiled players' choices (:func:`choose`)."""
     _scratch: core.Scratch = field(repr=False, default_factory=core.Scratch)
     """The kernels' buffers (one per batch: a batch is stepped by one thread at a time)."""
 
@@ -114,7 +113,7 @@ class Batch:
             if who.shape != (self.size,) or who.min(initial=0) < 0 or who.max(initial=0) > 3:
                 raise ValueError(f"need one seat 0..3 per game ({self.size})")
         obs = np.zeros((self.size, OBS_SIZE), dtype=np.float32)
-        core.observe_batch(self.rows, compiled(self.ruleset).params, who, obs)
+        core.observe_batch(self.rows, engine_params(self.ruleset)[0], who, obs)
         return obs
 
     def states(self) -> list[State]:
@@ -152,7 +151,7 @@ def from_states(states: Sequence[State], *, seed: int = 0, chance: str = "sample
     if chance not in CHANCE_MODES:
         raise ValueError(f"chance is {' or '.join(CHANCE_MODES)}, not {chance!r}")
     seed = whole("the batch seed", seed, 0, 2**40 - 1)
-    c = compiled(ruleset)
+    params, p = engine_params(ruleset)
     size = len(states)
     batch = Batch(
         ruleset=ruleset,
@@ -165,7 +164,7 @@ def from_states(states: Sequence[State], *, seed: int = 0, chance: str = "sample
         choice_rngs=_seeded(size, seed, 1),
     )
     core.start_batch(
-        batch.rows, c.params, c.p_mouth_up, batch.rngs, chance == "sample", batch._scratch,
+        batch.rows, params, p, batch.rngs, chance == "sample", batch._scratch,
         _masks(batch), batch.current_player,
     )  # fmt: skip
     _check_overflow(batch)
@@ -209,9 +208,9 @@ def step(
             f"game {b}: action {ids[b]}{_named(batch, b, int(ids[b]))} is not legal; "
             f"legal: {np.flatnonzero(batch.legal_action_mask[b]).tolist()}"
         )
-    c = compiled(batch.ruleset)
+    params, p = engine_params(batch.ruleset)
     core.step_batch(
-        batch.rows, c.params, c.p_mouth_up, ids, active.view(np.int8), batch.rngs,
+        batch.rows, params, p, ids, active.view(np.int8), batch.rngs,
         batch.chance == "sample", batch._scratch, _masks(batch), batch.current_player,
         batch.rewards,
     )  # fmt: skip
@@ -236,35 +235,35 @@ def throw(batch: Batch, ks: Sequence[int] | npt.NDArray[np.integer]) -> Batch:
         raise IllegalActionError(f"need one integer throw per game ({batch.size})")
     if ((given < 0) | (given > cowries))[waiting].any():
         raise IllegalActionError(f"a throw of {cowries} cowries has 0..{cowries} mouths up")
-    c = compiled(batch.ruleset)
+    params, _ = engine_params(batch.ruleset)
     core.throw_batch(
-        batch.rows, c.params, np.where(waiting, given, 0).astype(np.int32), batch._scratch,
+        batch.rows, params, np.where(waiting, given, 0).astype(np.int32), batch._scratch,
         _masks(batch), batch.current_player, batch.rewards,
     )  # fmt: skip
     _check_overflow(batch)
     return batch
 
 
-def bot_actions(batch: Batch, players: Sequence[str | None]) -> npt.NDArray[np.int32]:
-    """The action each game's seat to act would take if played by ``players[seat]``
-    (``random``, ``greedy``, or None for a seat played from outside, which gives -1).
+def choose(
+    batch: Batch,
+    bots: npt.NDArray[np.int32],
+    weights: npt.NDArray[np.float64],
+    hit: npt.NDArray[np.float64],
+) -> npt.NDArray[np.int32]:
+    """The action each game's seat to act takes when the compiled player ``bots[seat]``
+    plays it (``core.RANDOM``, ``core.GREEDY``, or -1 for a seat played from outside, which
+    gives -1), drawn from the game's choice generator; games that are over or wait for a
+    throw get -1.
 
-    The choices come from each game's own generator, so they are reproducible; games that
-    are over or wait for a throw get -1.
+    ``weights`` and ``hit`` are greedy's tables for the batch's ruleset; the players
+    (:mod:`pachisi.ai.compiled_bots`) own them and the names, the engine only runs the
+    kernel in the batch's buffers.
     """
-    from pachisi.fast.playouts import PLAYERS
-
-    if len(players) != 4:
-        raise ValueError("need one player (or None) per seat")
-    unknown = [p for p in players if p is not None and p not in PLAYERS]
-    if unknown:
-        raise FastEngineError(f"the compiled players are {', '.join(PLAYERS)}; not {unknown}")
-    codes = np.array([-1 if p is None else PLAYERS[p] for p in players], dtype=np.int32)
-    c = compiled(batch.ruleset)
+    params, _ = engine_params(batch.ruleset)
     actions = np.empty(batch.size, dtype=np.int32)
     core.choose_batch(
-        batch.rows, c.params, c.weights, c.hit, codes, batch.choice_rngs,
-        batch.current_player, batch._scratch, actions,
+        batch.rows, params, weights, hit, bots, batch.choice_rngs, batch.current_player,
+        batch._scratch, actions,
     )  # fmt: skip
     return actions
 

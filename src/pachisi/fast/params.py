@@ -15,6 +15,7 @@ differently.
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
 import numpy as np
@@ -33,7 +34,7 @@ from pachisi.rules.board import (
 from pachisi.rules.cowries import HALF
 from pachisi.rules.ruleset import Ruleset
 
-__all__ = ["MAX_PART", "FastEngineError", "compile_ruleset"]
+__all__ = ["MAX_PART", "FastEngineError", "compile_ruleset", "engine_params"]
 
 
 class FastEngineError(ValueError):
@@ -171,6 +172,14 @@ def compile_ruleset(r: Ruleset) -> tuple[npt.NDArray[np.int32], float]:
         if 0 <= r.score_table[k] < VALUE_SLOTS:
             p[P_VALUE_SLOT + r.score_table[k]] = k
     return p, float(r.p_mouth_up)
+
+
+@functools.lru_cache(maxsize=64)
+def engine_params(r: Ruleset) -> tuple[npt.NDArray[np.int32], float]:
+    """:func:`compile_ruleset` of ``r``, cached: every batch call and every playout asks for
+    it, and a ruleset compiles once. Callers pass the vector to the kernels and never
+    change it."""
+    return compile_ruleset(r)
 
 
 def _square_table() -> npt.NDArray[np.int32]:

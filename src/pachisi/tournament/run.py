@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from pachisi.ai.budget import Budget
+from pachisi.ai.games import play_game
 from pachisi.ai.players import make_player
 from pachisi.rules.actions import Action
 from pachisi.rules.ruleset import Ruleset, parse_ruleset
 from pachisi.rules.state import State
-from pachisi.simulate import play_game
 from pachisi.tournament.schedule import GameSpec, choice_rng, player_name, throw_rng
 
 __all__ = ["GameResult", "Progress", "play", "run_games"]
@@ -69,7 +69,7 @@ class GameResult:
 class _OwnGenerator:
     """A player that always chooses with its own generator, whatever the game loop passes.
 
-    :func:`pachisi.simulate.play_game` hands every seat the same generator; a tournament
+    :func:`pachisi.ai.games.play_game` hands every seat the same generator; a tournament
     gives each side its own (see :func:`~pachisi.tournament.schedule.choice_rng`).
     """
 

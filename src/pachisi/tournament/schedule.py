@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from pachisi.ai.games import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
 from pachisi.rules.ruleset import Ruleset
-from pachisi.simulate import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
 
 __all__ = [
     "MAX_PLAYERS",

@@ -115,8 +115,8 @@ def train(
 ) -> Trained:
     """Train ``net`` in place by ``plan``, ending with the best network checked, if any, or
     else the averaged one (``plan.average_from``)."""
+    from pachisi.ai.compiled_bots import compiled
     from pachisi.fast.convert import to_row
-    from pachisi.fast.playouts import compiled
 
     c = compiled(ruleset)
     start = to_row(engine.new_game(ruleset))
@@ -202,8 +202,8 @@ def match_greedy(
 ) -> Match:
     """Team games of the network against ``greedy``: ``games`` throw sequences, each played
     with the network on either team (so ``2 * games`` games in all)."""
+    from pachisi.ai.compiled_bots import compiled
     from pachisi.fast.convert import to_row
-    from pachisi.fast.playouts import compiled
 
     if ruleset.teams == "individual":
         raise ValueError("a match against greedy is played in team games")

@@ -1,11 +1,13 @@
-"""Complete games in compiled code: from the start (simulations) or from any position.
+"""Complete games of the compiled players (:mod:`pachisi.ai.compiled_bots`) in compiled code:
+from the start (simulations) or from any position.
 
 :func:`simulate_games` plays the games of :func:`pachisi.simulate.simulate` exactly: game
 ``i`` throws with the same generator (:func:`pachisi.rules.cowries.game_rngs`) and its players
 choose with the same draws, so both engines give the same results for the same seed.
-:func:`playouts` plays ``n`` games on from one position, for Monte Carlo rollouts.
+:func:`playouts` plays ``n`` games on from one position, for Monte Carlo rollouts. A game
+that outgrows the compiled engine's state row goes on in the reference game loop
+(:func:`pachisi.ai.games.play_on`).
 
->>> from pachisi.rules.ruleset import get_ruleset
 >>> result = playouts("0,0,0,0/0,0,0,0/0,0,0,0/0,0,0,0 t0 1 ludii", 8, seed=1)
 >>> int(result.winners.shape[0]), sorted(set(result.winners.tolist())) <= [0, 1]
 (8, True)
@@ -13,7 +15,6 @@ choose with the same draws, so both engines give the same results for the same s
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -22,59 +23,28 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.ai.bots import REACH_FLOOR, Bot, GreedyBot, RandomBot, Weights, _single_throw_chances
+from pachisi.ai.compiled_bots import REFERENCE, Compiled, compiled, player_codes
+from pachisi.ai.games import play_on
 from pachisi.arguments import INT32_MAX, reachable, whole
 from pachisi.fast.convert import to_row, to_state
 from pachisi.fast.generators import MT_SIZE, mt_random, mt_state
 from pachisi.fast.layout import MAX_ITEMS, OVERFLOW, STATE_SIZE, TURN, WINNER
 from pachisi.fast.native import core
-from pachisi.fast.params import FastEngineError, compile_ruleset
 from pachisi.notation import read_position
 from pachisi.rules import engine
+from pachisi.rules.cowries import game_rngs
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import State
 
-__all__ = ["PLAYERS", "Compiled", "PlayoutResults", "compiled", "playouts", "simulate_games"]
-
-PLAYERS: Final = {"random": core.RANDOM, "greedy": core.GREEDY}
-"""The players the compiled engine plays, by the names :func:`pachisi.ai.make_player` uses."""
-
-
-@dataclass(frozen=True)
-class Compiled:
-    """A ruleset as the kernels take it, with the greedy player's tables."""
-
-    ruleset: Ruleset
-    params: npt.NDArray[np.int32]
-    p_mouth_up: float
-    weights: npt.NDArray[np.float64]
-    hit: npt.NDArray[np.float64]
-    """``hit[d]``: the chance that one throw is worth ``d``, 0.02 where none is (d < 26)."""
-
-
-@functools.lru_cache(maxsize=64)
-def compiled(ruleset: Ruleset) -> Compiled:
-    """The compiled form of ``ruleset`` (cached); :class:`FastEngineError` if it cannot run."""
-    params, p = compile_ruleset(ruleset)
-    w = Weights()
-    weights = np.array(
-        [w.progress, w.enemy_progress, w.out, w.home, w.capture, w.castle, w.danger],
-        dtype=np.float64,
-    )
-    chances = _single_throw_chances(ruleset)
-    hit = np.array([chances.get(d, REACH_FLOOR) for d in range(26)], dtype=np.float64)
-    return Compiled(ruleset, params, p, weights, hit)
-
-
-def _players(names: Sequence[str]) -> npt.NDArray[np.int32]:
-    if len(names) != 4:
-        raise FastEngineError(f"need one player per seat (4), got {len(names)}")
-    unknown = [n for n in names if n not in PLAYERS]
-    if unknown:
-        raise FastEngineError(
-            f"the compiled engine plays {', '.join(PLAYERS)}; not {', '.join(unknown)}"
-        )
-    return np.array([PLAYERS[n] for n in names], dtype=np.int32)
+__all__ = [
+    "MAX_PLAYOUTS",
+    "MAX_THREADS",
+    "GameResults",
+    "PlayoutResults",
+    "final_states",
+    "playouts",
+    "simulate_games",
+]
 
 
 @dataclass(frozen=True)
@@ -86,7 +56,7 @@ class GameResults:
     throws: npt.NDArray[np.int32]
     actions: npt.NDArray[np.int32]
     captures: npt.NDArray[np.int32]
-    """Capture events, as :class:`pachisi.simulate.GameStats` counts them."""
+    """Capture events, as :class:`pachisi.ai.games.GameStats` counts them."""
     handed_over: dict[int, State] = field(default_factory=dict)
     """The final states of the games that outgrew the compiled engine's row (a series of
     more than ``MAX_ITEMS`` collected throws) and were played on in the reference engine,
@@ -110,9 +80,6 @@ class GameResults:
 
 
 PlayoutResults = GameResults
-
-_BOTS: Final[dict[int, Bot]] = {core.RANDOM: RandomBot(), core.GREEDY: GreedyBot()}
-"""The reference players that the compiled ones are, draw for draw."""
 
 
 MAX_THREADS: Final = 256
@@ -178,8 +145,6 @@ def _hand_over(
     throw that did not fit (kept in ``OVERFLOW``), then with the same generators and the
     same players, so the game is the one a reference run plays. Updates its row (where a
     row can hold the final state) and its statistics; returns the final state."""
-    from pachisi.simulate import play_on
-
     row = rows[j].copy()
     k = int(row[OVERFLOW]) - 1
     row[OVERFLOW] = 0
@@ -188,7 +153,7 @@ def _hand_over(
     state, game = play_on(
         state,
         mt_random(throw_rng),
-        [_BOTS[int(code)] for code in players],
+        [REFERENCE[int(code)] for code in players],
         bot_rng=mt_random(choice_rng),
         max_turns=max_turns,
         max_steps=max_steps,
@@ -212,17 +177,15 @@ def simulate_games(
     max_steps: int,
     threads: int = 1,
 ) -> GameResults:
-    """Games ``indices`` of the simulation ``seed``, as :func:`pachisi.simulate.play_game`
+    """Games ``indices`` of the simulation ``seed``, as :func:`pachisi.ai.games.play_game`
     plays them (the same throws, the same choices, the same results), spread over
     ``threads`` threads. A game whose series of throws outgrows the state row goes on in
     the reference engine (:class:`GameResults`)."""
-    from pachisi.rules.cowries import game_rngs
-
     max_turns = whole("max_turns", max_turns, 1, INT32_MAX)
     max_steps = whole("max_steps", max_steps, 1, INT32_MAX)
     threads = whole("threads", threads, 1, MAX_THREADS)
     c = compiled(ruleset)
-    codes = _players(players)
+    codes = player_codes(players)
     n = len(indices)
     rows = np.empty((n, STATE_SIZE), dtype=np.int32)
     rows[:] = to_row(engine.new_game(ruleset))
@@ -267,15 +230,15 @@ def playouts(
     threads = whole("threads", threads, 1, MAX_THREADS)
     names = [players] * 4 if isinstance(players, str) else list(players)
     c = compiled(state.ruleset)
-    codes = _players(names)
+    codes = player_codes(names)
     rows = np.empty((n, STATE_SIZE), dtype=np.int32)
     rows[:] = to_row(state)
     stats = np.zeros((n, 3), dtype=np.int32)
 
     def play(start: int, stop: int) -> None:
         core.play_seeded(
-            rows[start:stop], c.params, c.p_mouth_up, c.weights, c.hit, codes, seed, start,
-            INT32_MAX, max_steps, stats[start:stop],
+            rows[start:stop], c.params, c.p_mouth_up, c.weights, c.hit, codes,
+            seed, start, INT32_MAX, max_steps, stats[start:stop],
         )  # fmt: skip
 
     _spread(n, threads, play)
