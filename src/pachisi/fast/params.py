@@ -16,7 +16,7 @@ differently.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Final
+from typing import Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -111,7 +111,10 @@ every throw and every legal list, so a lookup replaces a search of the table."""
 PARAMS_SIZE: Final = P_VALUE_SLOT + VALUE_SLOTS
 
 
-def _number(choices: type[StrEnum], choice: str) -> int:
+_Choice = TypeVar("_Choice", bound=StrEnum)
+
+
+def _number(choices: type[_Choice], choice: _Choice) -> int:
     """A switch's choice as the kernels number it: its place in the order of its enum in
     :mod:`pachisi.rules.choices` (tests/rules/test_switch_enums.py holds that order to the
     numbers the kernels compare against)."""
