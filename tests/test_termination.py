@@ -18,6 +18,14 @@ import pytest
 from pachisi.ai import make_player
 from pachisi.rules import _playable, cowries, engine, frozen
 from pachisi.rules.actions import ActionKind
+from pachisi.rules.choices import (
+    EntryMode,
+    FirstPieceFree,
+    FirstPlayer,
+    PyadaCondition,
+    ThrowUsage,
+    TripleCancel,
+)
 from pachisi.rules.ruleset import NAMED, Ruleset, RulesetError, parse_ruleset
 from pachisi.rules.state import CHANCE, Stage, State, initial_pos
 from pachisi.simulate import simulate
@@ -61,7 +69,7 @@ def test_the_random_combinations_cover_the_switches() -> None:
 
 def _start(r: Ruleset) -> State:
     """Seat 0 about to throw at the start, whoever the throw-off would pick."""
-    return engine.new_game(dataclasses.replace(r, first_player="seat0"))
+    return engine.new_game(dataclasses.replace(r, first_player=FirstPlayer.SEAT0))
 
 
 def _entry_rulesets(seed: int, count: int) -> list[Ruleset]:
@@ -69,6 +77,7 @@ def _entry_rulesets(seed: int, count: int) -> list[Ruleset]:
     many of them can never let a piece in."""
     rng = random.Random(seed)
     out = []
+    off = FirstPieceFree.OFF
     for _ in range(count):
         base = NAMED[rng.choice(["classic", "wikipedia-full", "herklots-6", "tylor-1879"])]
         table = base.score_table
@@ -77,14 +86,14 @@ def _entry_rulesets(seed: int, count: int) -> list[Ruleset]:
             entry_values=frozenset(v for v in table if rng.random() < 0.3)
             if rng.random() < 0.5
             else frozenset(),
-            first_piece_free=rng.choice(["off", "off", "travel", "square1"]),
-            entry_mode=rng.choice(["consume", "consume_plus_move", "count_from_charkoni"]),
+            first_piece_free=rng.choice([off, off, FirstPieceFree.TRAVEL, FirstPieceFree.SQUARE1]),
+            entry_mode=rng.choice(list(EntryMode)),
             pyada=rng.random() < 0.6,
             pyada_can_enter=rng.random() < 0.5,
-            pyada_condition=rng.choice(["all_entered", "always"]),
+            pyada_condition=rng.choice(list(PyadaCondition)),
             pyada_values=frozenset(v for v in table if rng.random() < 0.4) or base.pyada_values,
-            throw_usage=rng.choice(["immediate", "collect"]),
-            triple_cancel=rng.choice(["off", "group", "same"]),
+            throw_usage=rng.choice(list(ThrowUsage)),
+            triple_cancel=rng.choice(list(TripleCancel)),
         )
         if not r.pyada:
             r = dataclasses.replace(r, pyada_can_enter=False)

@@ -13,6 +13,7 @@ from typing import Final
 from pachisi.rules import engine
 from pachisi.rules.actions import Action, ActionKind
 from pachisi.rules.board import HOME, SEAT_NAMES, square_name
+from pachisi.rules.choices import ThrowUsage
 from pachisi.rules.state import Event, Stage, State
 
 __all__ = [
@@ -132,7 +133,7 @@ def event_line(event: Event, before: State) -> str | None:
         if event.value in r.reroll_values:
             # In collect mode the throwing simply goes on; in immediate mode the extra
             # throw comes after the move and has its own "again" event.
-            grace = "; grace: throws again" if r.throw_usage == "collect" else " (a grace)"
+            grace = "; grace: throws again" if r.throw_usage == ThrowUsage.COLLECT else " (a grace)"
         return f"Seat {s} throws {_mouths(event.k)} -> {event.value}{grace}"
     if kind == "void":
         return f"  the {event.value} counts for nothing: seat {s} has no piece on the board"

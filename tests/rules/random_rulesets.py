@@ -14,6 +14,7 @@ import random
 from collections.abc import Iterator
 
 from pachisi.rules.board import NUM_SQUARES, square_name
+from pachisi.rules.choices import Stacking
 from pachisi.rules.cowries import CLASSIC_6, HERKLOTS_6, HERKLOTS_7, SEEDS_7
 from pachisi.rules.ruleset import NAMED, SWITCHES, Ruleset, RulesetError, parse_ruleset
 
@@ -44,7 +45,7 @@ def _value(rng: random.Random, key: str, choices: tuple[str, ...], table: tuple[
     if key == "stacking":
         kind = rng.random()
         if kind < 0.6:
-            return rng.choice(("all", "castles_only", "none"))
+            return rng.choice(tuple(Stacking))
         squares = rng.sample(range(NUM_SQUARES), rng.randint(1, 24))
         return ",".join(square_name(sq) for sq in sorted(squares))
     if key == "p_mouth_up":

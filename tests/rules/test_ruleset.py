@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from pachisi.rules.board import NUM_SQUARES, square_name
+from pachisi.rules.choices import Teams
 from pachisi.rules.ruleset import (
     ALIASES,
     NAMED,
@@ -589,7 +590,7 @@ def test_invalid_combination_is_refused_naming_the_switches(
 def test_invalid_combination_is_refused_by_derive_and_validate_too() -> None:
     with pytest.raises(RulesetError, match="recapture_annul"):
         derive(NAMED["classic"], {"recapture_annul": True})
-    bad = dataclasses.replace(NAMED["classic"], players=2, teams="individual")
+    bad = dataclasses.replace(NAMED["classic"], players=2, teams=Teams.INDIVIDUAL)
     with pytest.raises(RulesetError, match="players"):
         validate(bad)
 

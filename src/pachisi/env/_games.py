@@ -22,6 +22,7 @@ from pachisi.fast.convert import action_id, action_of, to_state
 from pachisi.fast.layout import MAX_ITEMS
 from pachisi.notation import write_position
 from pachisi.rules.actions import Action, IllegalActionError
+from pachisi.rules.choices import Teams
 from pachisi.rules.ruleset import Ruleset, parse_ruleset
 from pachisi.rules.state import State
 
@@ -108,7 +109,7 @@ def learner_seats(learner: str | None, ruleset: Ruleset) -> tuple[int, ...]:
             )
         return (int(learner[4]),)
     if learner in ("team0", "team1"):
-        if ruleset.teams == "individual":
+        if ruleset.teams == Teams.INDIVIDUAL:
             raise ValueError(f"under teams=individual every seat plays alone: not {learner!r}")
         first = int(learner[4])
         return (first, first + 2)

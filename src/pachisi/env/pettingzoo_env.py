@@ -35,6 +35,7 @@ from pachisi.env._games import (
 from pachisi.notation import write_position
 from pachisi.rules.actions import IllegalActionError
 from pachisi.rules.board import partner
+from pachisi.rules.choices import Teams
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import State
 
@@ -210,7 +211,7 @@ class PachisiAECEnv(AECEnv):
 
     def _abandon(self, seat: int) -> None:
         """End the game after ``seat``'s illegal action: -1 to its side, 0 to the others."""
-        side = {seat, partner(seat)} if self.ruleset.teams == "pairs" else {seat}
+        side = {seat, partner(seat)} if self.ruleset.teams == Teams.PAIRS else {seat}
         self._abandoned = True
         for s, agent in enumerate(AGENTS):
             self.rewards[agent] = -1.0 if s in side else 0.0

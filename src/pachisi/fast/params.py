@@ -16,7 +16,8 @@ differently.
 from __future__ import annotations
 
 import functools
-from typing import Final
+from enum import StrEnum
+from typing import Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +31,25 @@ from pachisi.rules.board import (
     cell_of_coord,
     coord,
     rotate,
+)
+from pachisi.rules.choices import (
+    CaptureScope,
+    CastleMode,
+    EntryMode,
+    FinishedSeat,
+    FirstPieceFree,
+    FirstPlayer,
+    KillBeforeHome,
+    PyadaCondition,
+    PyadaUse,
+    SevenFourteenNeedsPiece,
+    SplitThrow,
+    Stacking,
+    Teams,
+    ThrowUsage,
+    TripleCancel,
+    TripleScope,
+    UnusableThrow,
 )
 from pachisi.rules.cowries import HALF
 from pachisi.rules.ruleset import Ruleset
@@ -91,14 +111,15 @@ that throws it), -1 for a value no throw has, for ``v`` below this; the kernels 
 every throw and every legal list, so a lookup replaces a search of the table."""
 PARAMS_SIZE: Final = P_VALUE_SLOT + VALUE_SLOTS
 
-_CHOICES: Final[dict[str, tuple[str, ...]]] = {
-    "entry_mode": ("consume", "consume_plus_move", "count_from_charkoni"),
-    "first_piece_free": ("travel", "square1", "off", "ludii_forced"),
-    "split_throw": ("none", "split", "group"),
-    "castle_mode": ("block", "coexist", "inert"),
-    "kill_before_home": ("false", "seat", "team"),
-    "triple_cancel": ("off", "group", "same"),
-}
+
+_Choice = TypeVar("_Choice", bound=StrEnum)
+
+
+def _number(choices: type[_Choice], choice: _Choice) -> int:
+    """A switch's choice as the kernels number it: its place in the order of its enum in
+    :mod:`pachisi.rules.choices` (tests/rules/test_switch_enums.py holds that order to the
+    numbers the kernels compare against)."""
+    return list(choices).index(choice)
 
 
 def _mask(r: Ruleset, values: frozenset[int]) -> int:
@@ -111,7 +132,7 @@ def compile_ruleset(r: Ruleset) -> tuple[npt.NDArray[np.int32], float]:
     The float is ``float(p_mouth_up)``, the very number the reference engine's throws
     compare against, so both engines throw alike from the same generator.
     """
-    if r.split_throw == "split" and max(r.score_table) > MAX_PART + 1:
+    if r.split_throw == SplitThrow.SPLIT and max(r.score_table) > MAX_PART + 1:
         raise FastEngineError(
             f"split_throw=split with a throw of {max(r.score_table)}: the compiled engine's "
             f"action space holds split parts of at most {MAX_PART} steps"
@@ -128,40 +149,37 @@ def compile_ruleset(r: Ruleset) -> tuple[npt.NDArray[np.int32], float]:
         p[P_LSE_LUDII] = 1
     p[P_BIG] = _mask(r, r.big_values)
     p[P_PYADA_VALUES] = _mask(r, r.pyada_values)
-    for key, index in (
-        ("entry_mode", P_ENTRY_MODE),
-        ("first_piece_free", P_FIRST_FREE),
-        ("split_throw", P_SPLIT),
-        ("castle_mode", P_CASTLE),
-        ("kill_before_home", P_KBH),
-        ("triple_cancel", P_TRIPLE),
-    ):
-        p[index] = _CHOICES[key].index(getattr(r, key))
-    p[P_714_RETHROW] = r.seven_fourteen_needs_piece == "rethrow_only"
+    p[P_ENTRY_MODE] = _number(EntryMode, r.entry_mode)
+    p[P_FIRST_FREE] = _number(FirstPieceFree, r.first_piece_free)
+    p[P_SPLIT] = _number(SplitThrow, r.split_throw)
+    p[P_CASTLE] = _number(CastleMode, r.castle_mode)
+    p[P_KBH] = _number(KillBeforeHome, r.kill_before_home)
+    p[P_TRIPLE] = _number(TripleCancel, r.triple_cancel)
+    p[P_714_RETHROW] = r.seven_fourteen_needs_piece == SevenFourteenNeedsPiece.RETHROW_ONLY
     p[P_GRACE_MUST_ENTER] = r.grace_must_enter
-    p[P_SEAT0_BEGINS] = r.first_player == "seat0"
-    p[P_COLLECT] = r.throw_usage == "collect"
+    p[P_SEAT0_BEGINS] = r.first_player == FirstPlayer.SEAT0
+    p[P_COLLECT] = r.throw_usage == ThrowUsage.COLLECT
     p[P_COMPULSORY] = r.moves_compulsory
-    p[P_FORFEIT_TURN] = r.unusable_throw == "forfeit_turn"
+    p[P_FORFEIT_TURN] = r.unusable_throw == UnusableThrow.FORFEIT_TURN
     p[P_LUDII] = r.ludii
     if isinstance(r.stacking, frozenset):
         p[P_STACKING] = 3
         for sq in r.stacking:
             p[P_STACK_SET + sq] = 1
     else:
-        p[P_STACKING] = ("all", "castles_only", "none").index(r.stacking)
-    p[P_TOP_ONE] = r.capture_scope == "top_one"
+        p[P_STACKING] = _number(Stacking, r.stacking)
+    p[P_TOP_ONE] = r.capture_scope == CaptureScope.TOP_ONE
     p[P_STACK_IMMUNE] = r.stack_immune
     p[P_CAPTURE_BONUS] = r.capture_bonus
     p[P_ANNUL] = r.recapture_annul
-    p[P_SCOPE_TURN] = r.triple_scope == "turn"
+    p[P_SCOPE_TURN] = r.triple_scope == TripleScope.TURN
     p[P_PYADA] = r.pyada
-    p[P_PYADA_ALWAYS] = r.pyada_condition == "always"
-    p[P_PYADA_ATTACHED] = r.pyada_use == "attached"
+    p[P_PYADA_ALWAYS] = r.pyada_condition == PyadaCondition.ALWAYS
+    p[P_PYADA_ATTACHED] = r.pyada_use == PyadaUse.ATTACHED
     p[P_PYADA_ENTER] = r.pyada_can_enter
     p[P_TWO_PLAYERS] = r.players == 2
-    p[P_INDIVIDUAL] = r.teams == "individual"
-    p[P_FOR_PARTNER] = r.finished_seat == "throw_for_partner"
+    p[P_INDIVIDUAL] = r.teams == Teams.INDIVIDUAL
+    p[P_FOR_PARTNER] = r.finished_seat == FinishedSeat.THROW_FOR_PARTNER
     p[P_EXTRA_LAP] = r.extra_lap
     p[P_BLOCKADE] = r.blockade
     p[P_DRAWS] = r.draws_on_deadlock

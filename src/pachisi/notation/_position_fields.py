@@ -14,6 +14,7 @@ from pachisi.notation._text import excerpt
 from pachisi.notation.errors import NotationError
 from pachisi.rules.actions import LETTERS
 from pachisi.rules.board import HOME, NUM_SEATS, PIECES_PER_SEAT, parse_square
+from pachisi.rules.choices import Teams
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import DRAW, NO_WINNER, CaptureRecord, Stage
 
@@ -223,7 +224,7 @@ def _set_winner(f: Fields, text: str, col: int) -> None:
     if text == "draw":
         f.winner = DRAW
         return
-    individual = f.ruleset.teams == "individual"
+    individual = f.ruleset.teams == Teams.INDIVIDUAL
     f.winner = read_int("winner", text, col, 0, NUM_SEATS - 1 if individual else 1)
 
 

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from math import comb
 
 from pachisi.rules._switches import Switches
+from pachisi.rules.choices import SevenFourteenNeedsPiece, TripleCancel
 
 MAX_EXPECTED_THROWS = 100
 """The most throws a throw-off or a series may take on average. Real rulesets take 1 to
@@ -93,12 +94,12 @@ def expected_series_throws(r: Switches) -> float | None:
 
 def _series(r: Switches, has_piece: bool) -> float | None:
     probs = value_probabilities(r)
-    triples = r.triple_cancel != "off"
+    triples = r.triple_cancel != TripleCancel.OFF
 
     def step(run: Run, v: int) -> Run | None:
         """The run after throwing ``v``, or None if the series ends with this throw."""
         if not has_piece and v in _VOID_VALUES:
-            void_ends = r.seven_fourteen_needs_piece == "void"
+            void_ends = r.seven_fourteen_needs_piece == SevenFourteenNeedsPiece.VOID
             return None if void_ends else run
         if triples:
             run = r.advance_run(run, v)

@@ -13,6 +13,7 @@ from pachisi.rules.board import (
     LAST_SQUARE,
     SQUARE_OF,
 )
+from pachisi.rules.choices import FinishedSeat, Teams, ThrowUsage
 from pachisi.rules.state import (
     DRAW,
     CaptureRecord,
@@ -246,7 +247,7 @@ class Builder:
         if not self.homed:
             return False
         pos = self.pos
-        if self.r.teams == "individual":
+        if self.r.teams == Teams.INDIVIDUAL:
             for s in range(4):
                 if all(p == HOME for p in pos[4 * s : 4 * s + 4]):
                     return self._win(s, events)
@@ -281,7 +282,7 @@ class Builder:
 
     def seat_done(self) -> bool:
         """C.9: the turn's seat has finished and its turn ends at once under ``skip``."""
-        if self.r.ludii or self.r.finished_seat != "skip":
+        if self.r.ludii or self.r.finished_seat != FinishedSeat.SKIP:
             return False
         return all(p == HOME for p in self.pos[4 * self.seat : 4 * self.seat + 4])
 
@@ -295,7 +296,7 @@ class Builder:
         self.run = (0, 0)
         self.captured = False
         self.pyadas = 0
-        if self.r.throw_usage == "collect":
+        if self.r.throw_usage == ThrowUsage.COLLECT:
             pieces = self.pos[4 * self.mover() : 4 * self.mover() + 4]
             flags = 0
             if any(1 <= p <= LAST_SQUARE for p in pieces):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pachisi.rules._switches import Switches
 from pachisi.rules.board import LUDII_ENTRY_PROGRESS
+from pachisi.rules.choices import EntryMode, FirstPieceFree
 
 __all__ = ["entry_progress", "free_progress"]
 
@@ -19,9 +20,9 @@ def entry_progress(r: Switches, v: int) -> int:
     if r.ludii:
         return LUDII_ENTRY_PROGRESS
     mode = r.entry_mode
-    if mode == "consume":
+    if mode == EntryMode.CONSUME:
         return 1
-    if mode == "consume_plus_move":
+    if mode == EntryMode.CONSUME_PLUS_MOVE:
         return 1 + v
     return v
 
@@ -34,10 +35,10 @@ def free_progress(r: Switches, v: int, bonus: int = 0) -> int | None:
     The landing itself is checked by the caller.
     """
     mode = r.first_piece_free
-    if mode == "ludii_forced":
+    if mode == FirstPieceFree.LUDII_FORCED:
         return LUDII_ENTRY_PROGRESS - 1 + v
-    if mode == "off" or v in r.entry_values:
+    if mode == FirstPieceFree.OFF or v in r.entry_values:
         return None
-    if mode == "square1":
+    if mode == FirstPieceFree.SQUARE1:
         return 1
     return v + bonus

@@ -23,6 +23,7 @@ from pachisi.rules.board import (
     LUDII_ENTRY_PROGRESS,
     SQUARE_OF,
 )
+from pachisi.rules.choices import EntryMode, FirstPieceFree, PyadaUse, SplitThrow, Stacking
 from pachisi.rules.state import (
     Stage,
     State,
@@ -65,10 +66,10 @@ def _act_actions(state: State) -> tuple[Action, ...]:
     occ = occupancy(state)
     if state.split_left:
         return tuple(_split_parts(state, occ, m, state.split_value, state.split_left))
-    if r.first_piece_free == "ludii_forced" and not state.entered >> m & 1:
+    if r.first_piece_free == FirstPieceFree.LUDII_FORCED and not state.entered >> m & 1:
         # E.2 item 4: the first throw must bring a piece out; no pass, no re-throw.
         return tuple(_free_uses(state, occ, m, v))
-    bonus = 1 if (state.pyadas and r.pyada_use == "attached") else 0
+    bonus = 1 if (state.pyadas and r.pyada_use == PyadaUse.ATTACHED) else 0
     uses = _value_uses(state, occ, m, v, bonus=bonus)
     return _finish_list(state, uses)
 
@@ -169,16 +170,16 @@ def _value_uses(
             and may_go_home(state, g >> 2)
         ):
             uses.append(Action(ActionKind.EXIT, m, (i,), v))
-    if r.split_throw == "group":
+    if r.split_throw == SplitThrow.GROUP:
         uses.extend(_group_uses(state, occ, m, v, steps))
     entries: list[Action] = []
-    if not state.entered >> m & 1 and r.first_piece_free != "off":
+    if not state.entered >> m & 1 and r.first_piece_free != FirstPieceFree.OFF:
         entries.extend(_free_uses(state, occ, m, v, bonus=bonus))
     if v in r.entry_values:
         i = waiting(state, m)
         if i >= 0 and entry_target(state, occ, m, entry_progress(r, v)) is not None:
             entries.append(Action(ActionKind.ENTER, m, (i,), v))
-    if r.split_throw == "split" and not bonus:
+    if r.split_throw == SplitThrow.SPLIT and not bonus:
         uses.extend(_split_starts(state, occ, m, v))
     if r.grace_must_enter and entries and v in r.entry_values:
         # V-GRACE-MUST-ENTER: no move of any kind with the grace, split parts included.
@@ -192,10 +193,10 @@ def entry_target(state: State, occ: dict[int, list[int]], m: int, t: int) -> tup
     if t > LAST_SQUARE:
         return None
     sq = SQUARE_OF[m][t]
-    if r.ludii or (r.entry_mode == "consume" and t in (1, LUDII_ENTRY_PROGRESS)):
+    if r.ludii or (r.entry_mode == EntryMode.CONSUME and t in (1, LUDII_ENTRY_PROGRESS)):
         # A consuming entry is a placement, not a landing: it never captures (R-ENTRY-SQUARE1,
         # E.2 5b); on square 1 only the stacking limit applies.
-        if r.stacking != "all":
+        if r.stacking != Stacking.ALL:
             my_team = team(r, m)
             friends = sum(1 for g in occ.get(sq, ()) if team(r, g >> 2) == my_team)
             if not stacking_allows(r, friends + 1, sq):
@@ -216,10 +217,10 @@ def _free_uses(
     if t is None or t > LAST_SQUARE:
         return []
     mode = r.first_piece_free
-    if mode == "travel":
+    if mode == FirstPieceFree.TRAVEL:
         if landing(r, occ, m, 1, SQUARE_OF[m][t]) is None:
             return []
-    elif mode == "square1" and entry_target(state, occ, m, 1) is None:
+    elif mode == FirstPieceFree.SQUARE1 and entry_target(state, occ, m, 1) is None:
         return []
     return [Action(ActionKind.FREE, m, (i,), v)]
 

@@ -23,6 +23,16 @@ from __future__ import annotations
 from pachisi.rules._entry import entry_progress, free_progress
 from pachisi.rules._switches import Switches
 from pachisi.rules.board import HOME, LAST_SQUARE
+from pachisi.rules.choices import (
+    FirstPieceFree,
+    PyadaCondition,
+    PyadaUse,
+    SevenFourteenNeedsPiece,
+    SplitThrow,
+    ThrowUsage,
+    TripleCancel,
+    TripleScope,
+)
 
 __all__ = ["unplayable"]
 
@@ -67,12 +77,12 @@ def _exit_text(r: Switches) -> str:
 def _kept_at_start(r: Switches) -> frozenset[int]:
     """The throw values a seat can hold, to use, in a turn at the start of the game."""
     usable = frozenset(r.score_table) - _SEVEN_FOURTEEN
-    if r.throw_usage != "collect":
+    if r.throw_usage != ThrowUsage.COLLECT:
         # Immediate mode: any throw can be a turn's first, which no triple cancels.
         return usable
     stoppers = usable - r.reroll_values
     void_ends = bool(frozenset(r.score_table) & _SEVEN_FOURTEEN) and (
-        r.seven_fourteen_needs_piece == "void"
+        r.seven_fourteen_needs_piece == SevenFourteenNeedsPiece.VOID
     )
     kept = set(stoppers)  # a series of one stopping throw
     for v in usable & r.reroll_values:
@@ -92,7 +102,7 @@ def _outlives_a_cancellation(r: Switches, v: int, usable: frozenset[int]) -> boo
     without joining its run: some other value ``z`` breaks it (``v, z, z, z`` when ``z`` is
     in another class, ``v, z, v, v, v`` when ``z`` is in none).
     """
-    if r.triple_cancel == "off" or r.triple_scope == "turn":
+    if r.triple_cancel == TripleCancel.OFF or r.triple_scope == TripleScope.TURN:
         return False
     own = r.run_class(v)
     return own == 0 or any(r.run_class(z) != own for z in usable)
@@ -101,8 +111,8 @@ def _outlives_a_cancellation(r: Switches, v: int, usable: frozenset[int]) -> boo
 def _never_enters(r: Switches) -> str | None:
     """Why no piece can ever enter the board, or None if one can (R-PLAYABLE-RULESET)."""
     kept = _kept_at_start(r)
-    attached = r.pyada and r.pyada_use == "attached"
-    pyada_at_start = r.pyada and r.pyada_condition == "always"
+    attached = r.pyada and r.pyada_use == PyadaUse.ATTACHED
+    pyada_at_start = r.pyada and r.pyada_condition == PyadaCondition.ALWAYS
     for v in kept:
         if v in r.entry_values and entry_progress(r, v) <= LAST_SQUARE:
             return None
@@ -120,7 +130,7 @@ def _never_enters(r: Switches) -> str | None:
 
 def _entry_reasons(r: Switches, kept: frozenset[int]) -> list[str]:
     """What stops each way in, naming the switches."""
-    if r.throw_usage == "collect" and not kept:
+    if r.throw_usage == ThrowUsage.COLLECT and not kept:
         # Nothing is ever spent, whatever the ways in.
         return [
             "in collect mode every series of throws is cancelled before anything can be "
@@ -146,9 +156,9 @@ def _entry_reasons(r: Switches, kept: frozenset[int]) -> list[str]:
                 f"entry_mode={r.entry_mode} puts a piece entering with "
                 f"{_values(tuple(far))} beyond the last square"
             )
-        if lost and r.throw_usage == "collect" and kept:
+        if lost and r.throw_usage == ThrowUsage.COLLECT and kept:
             reasons.append(f"no series of throws keeps {_values(tuple(lost))}")
-    if r.first_piece_free == "off":
+    if r.first_piece_free == FirstPieceFree.OFF:
         reasons.append("first_piece_free=off")
     else:
         reasons.append(
@@ -158,9 +168,9 @@ def _entry_reasons(r: Switches, kept: frozenset[int]) -> list[str]:
         reasons.append("pyada=false (no pyada entry)")
     elif not r.pyada_can_enter:
         reasons.append("pyada_can_enter=false")
-    elif r.pyada_use == "attached":
+    elif r.pyada_use == PyadaUse.ATTACHED:
         reasons.append("pyada_use=attached (a pyada then only lengthens a move)")
-    elif r.pyada_condition == "all_entered":
+    elif r.pyada_condition == PyadaCondition.ALL_ENTERED:
         reasons.append(
             "the only other way in, a pyada entry, needs a pyada, which "
             "pyada_condition=all_entered earns only once every piece has entered"
@@ -183,18 +193,18 @@ def _home_reachable(r: Switches) -> bool:
     """
     values = set(r.score_table)
     starts = {entry_progress(r, v) for v in r.entry_values}
-    if r.first_piece_free != "off":
-        bonuses = (0, 1) if r.pyada and r.pyada_use == "attached" else (0,)
+    if r.first_piece_free != FirstPieceFree.OFF:
+        bonuses = (0, 1) if r.pyada and r.pyada_use == PyadaUse.ATTACHED else (0,)
         starts |= {t for v in values for b in bonuses if (t := free_progress(r, v, b)) is not None}
     if r.pyada and r.pyada_can_enter:
         starts.add(1)
     steps = set(values)
     if r.pyada:
-        if r.pyada_use == "attached":
+        if r.pyada_use == PyadaUse.ATTACHED:
             steps |= {v + 1 for v in r.pyada_values}
         else:
             steps.add(1)
-    if r.split_throw == "split":
+    if r.split_throw == SplitThrow.SPLIT:
         # A part of a split may be any 1..v-1 steps, the rest going to another piece.
         steps |= set(range(1, max(values)))
     exits = r.last_square_exit

@@ -15,6 +15,14 @@ from pachisi.rules.board import (
     SQUARE_OF,
     partner,
 )
+from pachisi.rules.choices import (
+    CaptureScope,
+    CastleMode,
+    FinishedSeat,
+    KillBeforeHome,
+    Stacking,
+    Teams,
+)
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import (
     Stage,
@@ -39,8 +47,8 @@ def mover(state: State) -> int:
 def mover_of(r: Ruleset, pos: Sequence[int], seat: int) -> int:
     """:func:`mover` for a seat and the 16 piece progresses."""
     if (
-        r.finished_seat == "throw_for_partner"
-        and r.teams == "pairs"
+        r.finished_seat == FinishedSeat.THROW_FOR_PARTNER
+        and r.teams == Teams.PAIRS
         and all(p == HOME for p in pos[4 * seat : 4 * seat + 4])
     ):
         return partner(seat)
@@ -51,13 +59,13 @@ def takes_turns(r: Ruleset, pos: Sequence[int], seat: int) -> bool:
     """Whether ``seat`` still takes turns (R-FINISHED-SEAT): a finished seat misses them
     under ``skip``; it throws for its partner under ``throw_for_partner``, and in Ludii's
     flow it goes on throwing and passing (E.2 item 6)."""
-    if r.ludii or r.finished_seat == "throw_for_partner":
+    if r.ludii or r.finished_seat == FinishedSeat.THROW_FOR_PARTNER:
         return True
     return any(p != HOME for p in pos[4 * seat : 4 * seat + 4])
 
 
 def team(r: Ruleset, seat: int) -> int:
-    return seat if r.teams == "individual" else seat & 1
+    return seat if r.teams == Teams.INDIVIDUAL else seat & 1
 
 
 def occupancy(state: State) -> dict[int, list[int]]:
@@ -107,11 +115,11 @@ def stacking_allows(r: Ruleset, friendly: int, sq: int) -> bool:
     The limit counts own and partner's pieces on the physical square, whatever their progress.
     """
     stacking = r.stacking
-    if stacking == "all" or friendly <= 1:
+    if stacking == Stacking.ALL or friendly <= 1:
         return True
-    if stacking == "none":
+    if stacking == Stacking.NONE:
         return False
-    if stacking == "castles_only":
+    if stacking == Stacking.CASTLES_ONLY:
         return IS_CASTLE[sq]
     return isinstance(stacking, frozenset) and sq in stacking
 
@@ -138,18 +146,18 @@ def landing(
     if not enemies:
         return ()
     mode = r.castle_mode
-    if castle and mode == "block":
+    if castle and mode == CastleMode.BLOCK:
         return None
     blockaded = r.blockade and blockade_at(r, occ, sq) and enemy_blockade(r, enemies)
     if blockaded and n_moving < 2:
         return None
-    if castle and mode == "coexist":
+    if castle and mode == CastleMode.COEXIST:
         return ()
     if blockaded and castle:
         return None
     if r.stack_immune and n_moving == 1 and len(enemies) >= 2:
         return None
-    if r.capture_scope == "top_one":
+    if r.capture_scope == CaptureScope.TOP_ONE:
         top = here[-1]
         return (top,) if team(r, top >> 2) != my_team else ()
     return tuple(enemies)
@@ -165,19 +173,19 @@ def enemy_blockade(r: Ruleset, enemies: list[int]) -> bool:
 
 def pools_credits(r: Ruleset) -> bool:
     """Whether partners share their kill credits (``kill_before_home = team`` in pairs)."""
-    return r.kill_before_home == "team" and r.teams == "pairs"
+    return r.kill_before_home == KillBeforeHome.TEAM and r.teams == Teams.PAIRS
 
 
 def side_count(r: Ruleset) -> int:
     """How many sides play (R-TEAMS): two teams of partners, or four seats alone under
     V-INDIVIDUAL."""
-    return 4 if r.teams == "individual" else 2
+    return 4 if r.teams == Teams.INDIVIDUAL else 2
 
 
 def side_seats(r: Ruleset, side: int) -> tuple[int, ...]:
     """The seats of ``side`` (R-TEAMS): a team's two partners, or one seat under
     V-INDIVIDUAL."""
-    if r.teams == "individual":
+    if r.teams == Teams.INDIVIDUAL:
         return (side,)
     return (side, partner(side))
 
@@ -196,7 +204,7 @@ def credits(state: State, seat: int) -> int:
 
 def may_go_home(state: State, seat: int) -> bool:
     """V-KILL-BEFORE-HOME: the final step needs a kill credit."""
-    return state.ruleset.kill_before_home == "false" or credits(state, seat) >= 1
+    return state.ruleset.kill_before_home == KillBeforeHome.FALSE or credits(state, seat) >= 1
 
 
 def ludii_capture(r: Ruleset, occ: dict[int, list[int]], seat: int, sq: int) -> tuple[int, ...]:

@@ -10,6 +10,13 @@ from __future__ import annotations
 from pachisi.rules._builder import HAS_PIECE, NONE_WAITING, Builder
 from pachisi.rules._position import mover
 from pachisi.rules.actions import IllegalActionError
+from pachisi.rules.choices import (
+    PyadaCondition,
+    SevenFourteenNeedsPiece,
+    ThrowUsage,
+    TripleCancel,
+    TripleScope,
+)
 from pachisi.rules.state import Event, Memo, Stage, State
 
 __all__ = ["end_throwing", "throw"]
@@ -31,7 +38,7 @@ def throw(state: State, k: int) -> tuple[State, list[Event]]:
         _throw_off(b, k, v, events)
         return b.freeze(), events
     events = [Event("throw", state.seat, value=v, k=k)]
-    if r.throw_usage == "collect":
+    if r.throw_usage == ThrowUsage.COLLECT:
         b = Builder(state)
         _collect_throw(b, state, v, events)
         return b.freeze(), events
@@ -40,11 +47,11 @@ def throw(state: State, k: int) -> tuple[State, list[Event]]:
         # V-7-14-NEEDS-PIECE: no value; void ends the turn, rethrow_only throws again.
         events.append(Event("void", state.seat, value=v))
         b = Builder(state)
-        if r.seven_fourteen_needs_piece == "void":
+        if r.seven_fourteen_needs_piece == SevenFourteenNeedsPiece.VOID:
             b.end_turn(events)
         return b.freeze(), events
     run = state.run
-    if r.triple_cancel != "off":
+    if r.triple_cancel != TripleCancel.OFF:
         run = r.advance_run(run, v)
         if run[1] >= 3:
             events.append(Event("cancel", state.seat, value=v))
@@ -54,7 +61,7 @@ def throw(state: State, k: int) -> tuple[State, list[Event]]:
     pyadas = 0
     if r.pyada and v in r.pyada_values:
         pieces = state.seat_pieces(m)
-        if r.pyada_condition == "always" or all(p != 0 for p in pieces):
+        if r.pyada_condition == PyadaCondition.ALWAYS or all(p != 0 for p in pieces):
             pyadas = 1
     # The common case builds the next state directly: a throw changes only turn fields.
     new = State(
@@ -113,15 +120,15 @@ def _collect_throw(b: Builder, state: State, v: int, events: list[Event]) -> Non
     r = b.r
     if v in _SEVEN_FOURTEEN and not state.phase_flags & HAS_PIECE:
         events.append(Event("void", state.seat, value=v))
-        if r.seven_fourteen_needs_piece == "void":
+        if r.seven_fourteen_needs_piece == SevenFourteenNeedsPiece.VOID:
             end_throwing(b, events)
         return
     b.items.append(v)
-    if r.triple_cancel != "off":
+    if r.triple_cancel != TripleCancel.OFF:
         b.run = r.advance_run(b.run, v)
         if b.run[1] >= 3:
             events.append(Event("cancel", state.seat, value=v))
-            b.items = [] if r.triple_scope == "turn" else b.items[:-3]
+            b.items = [] if r.triple_scope == TripleScope.TURN else b.items[:-3]
             end_throwing(b, events)
             return
     if v not in r.reroll_values:
@@ -132,7 +139,7 @@ def end_throwing(b: Builder, events: list[Event]) -> None:
     """Close the throwing phase: count pyadas, then spend or pass the turn (C.10b 3-4)."""
     r = b.r
     b.pyadas = 0
-    if r.pyada and (r.pyada_condition == "always" or b.phase_flags & NONE_WAITING):
+    if r.pyada and (r.pyada_condition == PyadaCondition.ALWAYS or b.phase_flags & NONE_WAITING):
         b.pyadas = sum(1 for v in b.items if v in r.pyada_values)
         if b.pyadas:
             events.append(Event("pyada", b.seat, value=b.pyadas))

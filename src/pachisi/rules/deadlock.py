@@ -33,6 +33,7 @@ from collections.abc import Sequence
 
 from pachisi.rules._position import pools_credits, side_credits
 from pachisi.rules.board import HOME, LOOP_END, partner
+from pachisi.rules.choices import CastleMode, KillBeforeHome, Teams
 from pachisi.rules.ruleset import Ruleset
 
 __all__ = ["every_side_blocked", "seat_blocked"]
@@ -42,7 +43,7 @@ _LAST_CAPTURING: int = LOOP_END - 1
 
 
 def _enemy_seats(r: Ruleset, seat: int) -> tuple[int, ...]:
-    if r.teams == "individual":
+    if r.teams == Teams.INDIVIDUAL:
         return tuple(s for s in range(4) if s != seat)
     return ((seat + 1) % 4, (seat + 3) % 4)
 
@@ -52,7 +53,7 @@ def seat_blocked(r: Ruleset, pos: Sequence[int], kills: Sequence[int], seat: int
 
     Always False without V-KILL-BEFORE-HOME, where no seat needs a credit.
     """
-    if r.kill_before_home == "false":
+    if r.kill_before_home == KillBeforeHome.FALSE:
         return False
     own = pos[4 * seat : 4 * seat + 4]
     if all(p == HOME for p in own):
@@ -63,14 +64,14 @@ def seat_blocked(r: Ruleset, pos: Sequence[int], kills: Sequence[int], seat: int
     hunters = own if not pools_credits(r) else (*own, *pos[4 * mate : 4 * mate + 4])
     if not any(p <= _LAST_CAPTURING for p in hunters):
         return True
-    victim_limit = LOOP_END if r.castle_mode == "inert" else _LAST_CAPTURING
+    victim_limit = LOOP_END if r.castle_mode == CastleMode.INERT else _LAST_CAPTURING
     return not any(p <= victim_limit for s in _enemy_seats(r, seat) for p in pos[4 * s : 4 * s + 4])
 
 
 def every_side_blocked(r: Ruleset, pos: Sequence[int], kills: Sequence[int]) -> bool:
     """Whether every side is blocked: the R-DEADLOCK test for a game still going on."""
-    if r.kill_before_home == "false":
+    if r.kill_before_home == KillBeforeHome.FALSE:
         return False
-    if r.teams == "individual":
+    if r.teams == Teams.INDIVIDUAL:
         return all(seat_blocked(r, pos, kills, s) for s in range(4))
     return all(seat_blocked(r, pos, kills, t) or seat_blocked(r, pos, kills, t + 2) for t in (0, 1))

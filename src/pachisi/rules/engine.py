@@ -32,6 +32,15 @@ from pachisi.rules.actions import DECLINE, Action, ActionKind, IllegalActionErro
 from pachisi.rules.board import (
     HOME,
 )
+from pachisi.rules.choices import (
+    EntryMode,
+    FirstPieceFree,
+    FirstPlayer,
+    PyadaUse,
+    Teams,
+    ThrowUsage,
+    UnusableThrow,
+)
 from pachisi.rules.deadlock import every_side_blocked, seat_blocked
 from pachisi.rules.frozen import is_frozen
 from pachisi.rules.ruleset import Ruleset
@@ -78,7 +87,7 @@ def new_game(ruleset: Ruleset) -> State:
     with ``seat0`` (V-FIRST-PLAYER-FIXED) seat 0 throws first.
     """
     pos = initial_pos()
-    if ruleset.first_player == "seat0":
+    if ruleset.first_player == FirstPlayer.SEAT0:
         b = Builder(State(ruleset, pos, Stage.THROW, 0))
         b.begin_phase()
         return b.freeze()
@@ -116,7 +125,7 @@ def outcome(state: State) -> Outcome | None:
     if state.stage is not Stage.OVER:
         return None
     r = state.ruleset
-    individual = r.teams == "individual"
+    individual = r.teams == Teams.INDIVIDUAL
     if state.winner == DRAW:
         deadlocked = r.draws_on_deadlock and every_side_blocked(r, state.pos, state.kills)
         return Outcome(None, (), individual, "R-DEADLOCK" if deadlocked else "R-FROZEN")
@@ -260,8 +269,8 @@ def _act(state: State, a: Action) -> tuple[State, list[Event]]:
         and state.stage is Stage.ACT
         and not state.pyadas
         and not state.split_left
-        and r.throw_usage == "immediate"
-        and r.unusable_throw == "forfeit_throw"
+        and r.throw_usage == ThrowUsage.IMMEDIATE
+        and r.unusable_throw == UnusableThrow.FORFEIT_THROW
     ):
         # A declined grace (R-DECLINE, R-GRACE-REPEAT): the seat simply throws again.
         # This is half of all decisions in random play, so it skips the general path.
@@ -276,7 +285,7 @@ def _act(state: State, a: Action) -> tuple[State, list[Event]]:
         events.append(Event("decline", state.seat))
     else:
         captured = _carry_out(b, state, a, events)
-    if r.throw_usage == "collect":
+    if r.throw_usage == ThrowUsage.COLLECT:
         _after_spend(b, state, a, events)
     elif state.stage is Stage.PYADA:
         b.pyadas = 0
@@ -293,14 +302,14 @@ def _carry_out(b: Builder, state: State, a: Action, events: list[Event]) -> bool
     kind = a.kind
     if kind is ActionKind.ENTER:
         t = 1 if a.pyada else entry_progress(r, a.value)
-        captures = not (r.ludii or (r.entry_mode == "consume") or a.pyada)
+        captures = not (r.ludii or (r.entry_mode == EntryMode.CONSUME) or a.pyada)
         return b.place(gids[0], t, events, captures)
     if kind is ActionKind.FREE:
-        bonus = 1 if (state.pyadas and r.pyada_use == "attached") else 0
+        bonus = 1 if (state.pyadas and r.pyada_use == PyadaUse.ATTACHED) else 0
         target = free_progress(r, a.value, bonus)
         if target is None:
             raise IllegalActionError(f"{a} is not legal here")
-        return b.place(gids[0], target, events, r.first_piece_free != "square1")
+        return b.place(gids[0], target, events, r.first_piece_free != FirstPieceFree.SQUARE1)
     if kind is ActionKind.EXIT:
         b.move(gids, HOME, 0, events)
         return False
@@ -311,7 +320,9 @@ def _carry_out(b: Builder, state: State, a: Action, events: list[Event]) -> bool
         steps = a.part
     else:
         bonus = (
-            1 if (state.stage is Stage.ACT and state.pyadas and r.pyada_use == "attached") else 0
+            1
+            if (state.stage is Stage.ACT and state.pyadas and r.pyada_use == PyadaUse.ATTACHED)
+            else 0
         )
         steps = a.value + bonus
     if kind is ActionKind.LAP:
@@ -333,14 +344,14 @@ def _after_act(b: Builder, state: State, a: Action, events: list[Event], capture
             return
         b.split_left = b.split_value = b.split_used = 0
         captured = captured or state.captured
-    if r.first_piece_free == "ludii_forced" and a.kind is ActionKind.FREE:
+    if r.first_piece_free == FirstPieceFree.LUDII_FORCED and a.kind is ActionKind.FREE:
         b.end_turn(events)
         return
     if (
         a.kind is ActionKind.DECLINE
-        and r.unusable_throw == "forfeit_turn"
+        and r.unusable_throw == UnusableThrow.FORFEIT_TURN
         and legal_actions(state) == (DECLINE,)
-        and not (b.pyadas and r.pyada_use == "free" and _pyada_usable(state))
+        and not (b.pyadas and r.pyada_use == PyadaUse.FREE and _pyada_usable(state))
     ):
         b.end_turn(events)
         return
@@ -350,7 +361,7 @@ def _after_act(b: Builder, state: State, a: Action, events: list[Event], capture
     if b.seat_done():
         b.end_turn(events)
         return
-    if b.pyadas and r.pyada_use == "free":
+    if b.pyadas and r.pyada_use == PyadaUse.FREE:
         b.stage = Stage.PYADA
         events.append(Event("pyada", state.seat, value=1))
         return

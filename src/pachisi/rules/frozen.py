@@ -42,6 +42,7 @@ from pachisi.rules._position import mover, mover_of, occupancy, takes_turns
 from pachisi.rules._throws import end_throwing, throw
 from pachisi.rules.actions import ActionKind
 from pachisi.rules.board import LAST_SQUARE, NUM_SEATS
+from pachisi.rules.choices import PyadaUse, ThrowUsage
 from pachisi.rules.state import NO_WINNER, Stage, State
 
 __all__ = ["is_frozen", "seat_stuck"]
@@ -98,7 +99,7 @@ def _can_use_something(state: State, occ: dict[int, list[int]], seat: int) -> bo
             return False
         probe = state if state.throw_k < 0 else state._replace(throw_k=-1)
         return any(ludii_uses(probe, m, v) for v in values)
-    if not (r.pyada and r.pyada_use == "attached"):
+    if not (r.pyada and r.pyada_use == PyadaUse.ATTACHED):
         for i in range(4):
             g = 4 * m + i
             if 1 <= state.pos[g] <= LAST_SQUARE and any(
@@ -130,7 +131,7 @@ def _stuck(state: State, seat: int) -> bool:
         if (
             used.stage is Stage.ACT
             and used.pyadas
-            and r.pyada_use == "free"
+            and r.pyada_use == PyadaUse.FREE
             and pyada_uses(used, occupancy(used), mover(used))
         ):
             return False
@@ -151,7 +152,7 @@ def _single_throw(fresh: State, k: int) -> State | None:
     """The state in which the seat of ``fresh`` uses a throw of ``k`` mouths up as its
     only throw or only collected item, or None if the throw is void (V-7-14-NEEDS-PIECE)."""
     used, _ = throw(fresh, k)
-    if fresh.ruleset.throw_usage == "collect":
+    if fresh.ruleset.throw_usage == ThrowUsage.COLLECT:
         if used.stage is Stage.THROW and used.seat == fresh.seat and used.items:
             # A grace would throw on; the test takes it as the phase's only throw.
             b = Builder(used)

@@ -59,6 +59,19 @@ from pachisi.rules.board import (
     SQUARE_OF,
     square_name,
 )
+from pachisi.rules.choices import (
+    CaptureScope,
+    CastleMode,
+    FinishedSeat,
+    FirstPieceFree,
+    FirstPlayer,
+    PyadaCondition,
+    PyadaUse,
+    SplitThrow,
+    Teams,
+    ThrowUsage,
+    TripleCancel,
+)
 from pachisi.rules.deadlock import every_side_blocked
 from pachisi.rules.frozen import is_frozen
 from pachisi.rules.ruleset import Ruleset
@@ -182,10 +195,10 @@ def _enemies_may_share(r: Ruleset, sq: int) -> bool:
     a mixed stack (so do Ludii's entries, E.2 5b, which are ``top_one`` too).
     """
     if IS_CASTLE[sq]:
-        return r.castle_mode == "coexist" or (
-            r.castle_mode == "inert" and r.capture_scope == "top_one"
+        return r.castle_mode == CastleMode.COEXIST or (
+            r.castle_mode == CastleMode.INERT and r.capture_scope == CaptureScope.TOP_ONE
         )
-    return r.capture_scope == "top_one"
+    return r.capture_scope == CaptureScope.TOP_ONE
 
 
 # --------------------------------------------------------------------------- board memory
@@ -279,9 +292,9 @@ def _window_open(s: State, rec: CaptureRecord) -> bool:
     """
     r = s.ruleset
     passed = s.turn - rec.turn
-    skips = not (r.ludii or r.finished_seat == "throw_for_partner")
+    skips = not (r.ludii or r.finished_seat == FinishedSeat.THROW_FOR_PARTNER)
     turn_seats = [rec.capturer]
-    if r.finished_seat == "throw_for_partner" and r.teams == "pairs":
+    if r.finished_seat == FinishedSeat.THROW_FOR_PARTNER and r.teams == Teams.PAIRS:
         turn_seats.append((rec.capturer + 2) % NUM_SEATS)
     for x in turn_seats:
         if passed == 0:
@@ -308,7 +321,7 @@ def _window_open(s: State, rec: CaptureRecord) -> bool:
 def _complete_sides(s: State) -> list[int]:
     """The sides with every piece home: teams 0/1, or seats under ``teams=individual``."""
     done = [seat for seat in range(NUM_SEATS) if s.seat_finished(seat)]
-    if s.ruleset.teams == "individual":
+    if s.ruleset.teams == Teams.INDIVIDUAL:
         return done
     return [t for t in (0, 1) if t in done and t + 2 in done]
 
@@ -316,13 +329,13 @@ def _complete_sides(s: State) -> list[int]:
 def _check_result(s: State) -> None:
     r = s.ruleset
     complete = _complete_sides(s)
-    side = "seat" if r.teams == "individual" else "team"
+    side = "seat" if r.teams == Teams.INDIVIDUAL else "team"
     if s.stage is not Stage.OVER:
         if s.winner != NO_WINNER:
             raise _fail("winner", "a result exists only in stage x")
         if complete:
-            count = 4 if r.teams == "individual" else 8
-            rule = "V-INDIVIDUAL-WIN" if r.teams == "individual" else "R-TEAM-WIN"
+            count = 4 if r.teams == Teams.INDIVIDUAL else 8
+            rule = "V-INDIVIDUAL-WIN" if r.teams == Teams.INDIVIDUAL else "R-TEAM-WIN"
             raise _fail(
                 "pieces",
                 f"{side} {complete[0]} has all {count} pieces home, so the game is over ({rule})",
@@ -349,7 +362,7 @@ def _check_result(s: State) -> None:
                 "no piece can ever move again (R-FROZEN)",
             )
     else:
-        sides = range(NUM_SEATS) if r.teams == "individual" else range(2)
+        sides = range(NUM_SEATS) if r.teams == Teams.INDIVIDUAL else range(2)
         if s.winner not in sides:
             raise _fail("winner", f"the winner is a {side}: {sides[0]}..{sides[-1]}")
         if complete != [s.winner]:
@@ -388,12 +401,12 @@ def _check_stage(s: State) -> None:
         raise _fail("throwoff", "the throw-off exists only in stage o")
     if s.stage is Stage.OVER:
         return
-    collect = r.throw_usage == "collect"
+    collect = r.throw_usage == ThrowUsage.COLLECT
     if s.stage is Stage.SPEND and not collect:
         raise _fail("side", "stage s (spend) needs throw_usage=collect")
     if s.stage in (Stage.ACT, Stage.PYADA) and collect:
         raise _fail("side", "stages a and p need throw_usage=immediate")
-    if s.stage is Stage.PYADA and not (r.pyada and r.pyada_use == "free"):
+    if s.stage is Stage.PYADA and not (r.pyada and r.pyada_use == PyadaUse.FREE):
         raise _fail("side", "stage p (a pyada step) needs pyada=true with pyada_use=free")
     _check_seat(s)
     if s.pyadas and not r.pyada:
@@ -416,7 +429,7 @@ def _check_stage(s: State) -> None:
 def _check_throw_off(s: State) -> None:
     """R-ORDER: before play; seats throw in order; ties throw again."""
     r = s.ruleset
-    if r.first_player != "throw_off":
+    if r.first_player != FirstPlayer.THROW_OFF:
         raise _fail("side", "stage o (the throw-off) needs first_player=throw_off")
     if any(s.pos) or s.entered or any(s.kills) or s.records or s.laps or s.order:
         raise _fail("pieces", "nothing moves before the throw-off has decided who begins")
@@ -445,13 +458,17 @@ def _check_throw_off(s: State) -> None:
 
 def _check_seat(s: State) -> None:
     r = s.ruleset
-    keeps_turns = r.ludii or r.finished_seat == "throw_for_partner"
+    keeps_turns = r.ludii or r.finished_seat == FinishedSeat.THROW_FOR_PARTNER
     if not keeps_turns and s.seat_finished(s.seat):
         raise _fail(
             "side",
             f"seat {s.seat} has all its pieces home and misses its turns (R-FINISHED-SEAT)",
         )
-    if r.first_piece_free == "ludii_forced" and s.turn > NUM_SEATS and s.entered != 0b1111:
+    if (
+        r.first_piece_free == FirstPieceFree.LUDII_FORCED
+        and s.turn > NUM_SEATS
+        and s.entered != 0b1111
+    ):
         # E.2 item 4: every seat's first throw brings a piece out, so once each seat has
         # had a turn, all have entered.
         raise _fail(
@@ -463,7 +480,7 @@ def _check_seat(s: State) -> None:
 def _check_split(s: State) -> None:
     """V-SPLIT-THROW: a throw being shared out, part by part, by the mover's pieces."""
     r = s.ruleset
-    if r.split_throw != "split":
+    if r.split_throw != SplitThrow.SPLIT:
         raise _fail("split", "a split throw needs split_throw=split")
     if s.stage not in (Stage.ACT, Stage.SPEND):
         raise _fail("split", "a throw is shared out only while it is being used")
@@ -472,7 +489,7 @@ def _check_split(s: State) -> None:
     if s.stage is Stage.ACT:
         if s.split_value != r.score_table[s.throw_k]:
             raise _fail("split", "the throw being shared out is the pending throw")
-        if s.pyadas and r.pyada_use == "attached":
+        if s.pyadas and r.pyada_use == PyadaUse.ATTACHED:
             raise _fail("split", "a throw with an attached pyada is not split")
     m = mover_of(r, s.pos, s.seat)
     if not s.split_used or s.split_used >> 4:
@@ -488,7 +505,7 @@ def _check_run(s: State) -> None:
     key, length = s.run
     if (key, length) == (0, 0):
         return
-    if r.triple_cancel == "off":
+    if r.triple_cancel == TripleCancel.OFF:
         raise _fail("run", "a triple-cancel run needs triple_cancel=group or same")
     classes = {r.run_class(v) for v in r.score_table} - {0}
     if key not in classes or not 1 <= length <= 3:
@@ -511,7 +528,7 @@ def _check_throw_stage(s: State) -> None:
     ):
         if set_:
             raise _fail(key, "a throw is due, so nothing of the last one is pending")
-    if r.throw_usage != "collect":
+    if r.throw_usage != ThrowUsage.COLLECT:
         if s.items:
             raise _fail("items", "collected throws exist only with throw_usage=collect")
         return
@@ -528,7 +545,7 @@ def _check_throw_stage(s: State) -> None:
         _check_item(s, v)
         if v not in r.reroll_values:
             raise _fail("items", f"{v} ends the throwing, so no throw follows it (C.10b)")
-        if r.triple_cancel != "off":
+        if r.triple_cancel != TripleCancel.OFF:
             run = r.advance_run(run, v)
     if s.run != run:
         raise _fail("run", "the run is that of the throws collected in this phase")
@@ -563,7 +580,11 @@ def _check_spend_stage(s: State) -> None:
         _check_item(s, v)
     if sum(1 for v in s.items if v not in r.reroll_values) > 1:
         raise _fail("items", "only the last throw of a phase may be one that stops it")
-    if s.pyadas and r.pyada_condition == "all_entered" and not s.phase_flags & NONE_WAITING:
+    if (
+        s.pyadas
+        and r.pyada_condition == PyadaCondition.ALL_ENTERED
+        and not s.phase_flags & NONE_WAITING
+    ):
         raise _fail(
             "pyadas", "pyadas are earned only with no piece waiting when the throwing began"
         )
@@ -595,7 +616,7 @@ def _check_pending_throw(s: State) -> None:
     earned = (
         r.pyada
         and v in r.pyada_values
-        and (r.pyada_condition == "always" or 0 not in s.seat_pieces(m))
+        and (r.pyada_condition == PyadaCondition.ALWAYS or 0 not in s.seat_pieces(m))
     )
     exact = unchanged or m == s.seat
     if s.stage is Stage.PYADA:
@@ -605,7 +626,7 @@ def _check_pending_throw(s: State) -> None:
             raise _fail("split", "the pyada step comes after the throw is used in full")
     elif s.pyadas not in (0, 1) or (exact and s.pyadas != int(earned)):
         raise _fail("pyadas", f"the {v} earns {int(earned)} pyada here (V-PYADA)")
-    if r.triple_cancel != "off":
+    if r.triple_cancel != TripleCancel.OFF:
         key = r.run_class(v)
         if (key == 0 and s.run != (0, 0)) or (key and s.run[0] != key):
             raise _fail("run", f"the run is that of the {v} just thrown")

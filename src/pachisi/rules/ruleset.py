@@ -19,12 +19,35 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
 
 from pachisi.rules import _bounds
 from pachisi.rules._playable import unplayable
 from pachisi.rules.board import PRIVATE_SQUARES, parse_square, square_name
+from pachisi.rules.choices import (
+    CaptureScope,
+    CastleMode,
+    Deadlock,
+    EntryMode,
+    FinishedSeat,
+    FirstPieceFree,
+    FirstPlayer,
+    KillBeforeHome,
+    LastSquareExit,
+    PyadaCondition,
+    PyadaUse,
+    SevenFourteenNeedsPiece,
+    SplitThrow,
+    Stacking,
+    Teams,
+    ThrowUsage,
+    Track,
+    TripleCancel,
+    TripleScope,
+    UnusableThrow,
+)
 from pachisi.rules.cowries import CLASSIC_6, HALF, HERKLOTS_6, HERKLOTS_7, SEEDS_7
 
 
@@ -33,9 +56,9 @@ class RulesetError(ValueError):
 
 
 ValueSet = frozenset[int]
-Stacking = str | frozenset[int]
+StackingValue = Stacking | frozenset[int]
 """``all``, ``castles_only``, ``none``, or a set of square ids where sharing is allowed."""
-LastSquareExit = str | frozenset[int]
+LastSquareExitValue = LastSquareExit | frozenset[int]
 """A set of throw values (empty = ``none``), or ``ludii``."""
 
 
@@ -53,38 +76,38 @@ class Ruleset:
     six_up_value: int = 30
     reroll_values: ValueSet = frozenset({6, 10, 25})
     entry_values: ValueSet = frozenset({6, 10, 25})
-    entry_mode: str = "consume"
-    first_piece_free: str = "travel"
-    seven_fourteen_needs_piece: str = "void"
+    entry_mode: EntryMode = EntryMode.CONSUME
+    first_piece_free: FirstPieceFree = FirstPieceFree.TRAVEL
+    seven_fourteen_needs_piece: SevenFourteenNeedsPiece = SevenFourteenNeedsPiece.VOID
     grace_must_enter: bool = False
-    first_player: str = "throw_off"
-    throw_usage: str = "immediate"
-    split_throw: str = "none"
+    first_player: FirstPlayer = FirstPlayer.THROW_OFF
+    throw_usage: ThrowUsage = ThrowUsage.IMMEDIATE
+    split_throw: SplitThrow = SplitThrow.NONE
     moves_compulsory: bool = False
-    unusable_throw: str = "forfeit_throw"
-    track: str = "traditional"
-    castle_mode: str = "block"
-    stacking: Stacking = "all"
-    capture_scope: str = "all"
+    unusable_throw: UnusableThrow = UnusableThrow.FORFEIT_THROW
+    track: Track = Track.TRADITIONAL
+    castle_mode: CastleMode = CastleMode.BLOCK
+    stacking: StackingValue = Stacking.ALL
+    capture_scope: CaptureScope = CaptureScope.ALL
     stack_immune: bool = False
     capture_bonus: bool = True
-    kill_before_home: str = "false"
+    kill_before_home: KillBeforeHome = KillBeforeHome.FALSE
     recapture_annul: bool = False
-    last_square_exit: LastSquareExit = frozenset({6, 10, 25})
-    triple_cancel: str = "off"
+    last_square_exit: LastSquareExitValue = frozenset({6, 10, 25})
+    triple_cancel: TripleCancel = TripleCancel.OFF
     big_values: ValueSet = frozenset({10, 25})
-    triple_scope: str = "three"
+    triple_scope: TripleScope = TripleScope.THREE
     pyada: bool = False
     pyada_values: ValueSet = frozenset({10, 25})
-    pyada_condition: str = "all_entered"
-    pyada_use: str = "free"
+    pyada_condition: PyadaCondition = PyadaCondition.ALL_ENTERED
+    pyada_use: PyadaUse = PyadaUse.FREE
     pyada_can_enter: bool = False
     players: int = 4
-    teams: str = "pairs"
-    finished_seat: str = "skip"
+    teams: Teams = Teams.PAIRS
+    finished_seat: FinishedSeat = FinishedSeat.SKIP
     extra_lap: bool = False
     blockade: bool = False
-    deadlock: str = "draw"
+    deadlock: Deadlock = Deadlock.DRAW
     p_mouth_up: Fraction = HALF
 
     def __str__(self) -> str:
@@ -98,7 +121,7 @@ class Ruleset:
     @functools.cached_property
     def ludii(self) -> bool:
         """Whether Ludii's own flow applies (``track = ludii``, RULES.md E.2)."""
-        return self.track == "ludii"
+        return self.track == Track.LUDII
 
     @functools.cached_property
     def draws_on_deadlock(self) -> bool:
@@ -107,7 +130,7 @@ class Ruleset:
         Only kill-before-home can leave a seat blocked, so without it there is nothing to
         check.
         """
-        return self.kill_before_home != "false" and self.deadlock == "draw"
+        return self.kill_before_home != KillBeforeHome.FALSE and self.deadlock == Deadlock.DRAW
 
     @functools.cached_property
     def distinct_values(self) -> tuple[int, ...]:
@@ -118,7 +141,7 @@ class Ruleset:
     def draws_when_frozen(self) -> bool:
         """Whether a game in which no piece can ever move again ends as a draw (R-FROZEN,
         the same ``deadlock`` switch as R-DEADLOCK)."""
-        return self.deadlock == "draw"
+        return self.deadlock == Deadlock.DRAW
 
     def run_class(self, value: int) -> int:
         """The triple-cancel class of a throw value (V-TRIPLE-CANCEL); 0 = none.
@@ -127,7 +150,7 @@ class Ruleset:
         big values (H), the 7s and the 14s, numbered 1, 2 and 3 (class numbers appear in
         position strings as ``run=<class>x<length>``).
         """
-        if self.triple_cancel == "same":
+        if self.triple_cancel == TripleCancel.SAME:
             return value
         if value in self.big_values:
             return 1
@@ -149,18 +172,36 @@ class Ruleset:
     @functools.cached_property
     def tracks_stack_order(self) -> bool:
         """Whether the bottom-to-top order of pieces on a square matters (C.11)."""
-        return self.capture_scope == "top_one"
+        return self.capture_scope == CaptureScope.TOP_ONE
 
 
 @dataclass(frozen=True)
 class Switch:
-    """One variant switch: its key, the rule ID it implements, and how its text is read."""
+    """One variant switch: its key, the rule ID it implements, and how its text is read.
+
+    A switch with named choices is declared with :meth:`named`, from its enum in
+    :mod:`pachisi.rules.choices`, so that its choices are listed only there.
+    """
 
     key: str
     rule: str
     choices: tuple[str, ...]
     """The allowed values, or empty for free-form values (sets, tables, numbers)."""
     help: str
+    enum: type[StrEnum] | None = None
+    """The enum of the named choices (:mod:`pachisi.rules.choices`), whose members the
+    ruleset holds; for a switch that also takes a set (``stacking``, ``last_square_exit``)
+    these are the choices beside the sets. None for booleans, numbers and sets."""
+
+    @classmethod
+    def named(
+        cls, key: str, rule: str, enum: type[StrEnum], help: str, *, or_set: bool = False
+    ) -> Switch:
+        """A switch whose choices are the members of ``enum``, in its order; with
+        ``or_set`` the switch also takes a set, so its values are free-form and the enum
+        names the ones that are not sets."""
+        choices = () if or_set else tuple(member.value for member in enum)
+        return cls(key, rule, choices, help, enum)
 
 
 SWITCHES: Final[tuple[Switch, ...]] = (
@@ -169,77 +210,65 @@ SWITCHES: Final[tuple[Switch, ...]] = (
     Switch("six_up_value", "V-GRACE-SET-7", ("30", "35"), "7 cowries: value of 6 mouths up"),
     Switch("reroll_values", "R-GRACE-REPEAT", (), "values that give another throw"),
     Switch("entry_values", "R-GRACE-ENTRY", (), "values that may bring a piece out"),
-    Switch(
-        "entry_mode",
-        "R-ENTRY-CONSUMES",
-        ("consume", "consume_plus_move", "count_from_charkoni"),
-        "where an entered piece lands",
-    ),
-    Switch(
+    Switch.named("entry_mode", "R-ENTRY-CONSUMES", EntryMode, "where an entered piece lands"),
+    Switch.named(
         "first_piece_free",
         "R-FIRST-PIECE-FREE",
-        ("travel", "square1", "off", "ludii_forced"),
+        FirstPieceFree,
         "the first piece leaves the Charkoni on any throw",
     ),
-    Switch(
+    Switch.named(
         "seven_fourteen_needs_piece",
         "V-7-14-NEEDS-PIECE",
-        ("void", "rethrow_only"),
+        SevenFourteenNeedsPiece,
         "a 7 or 14 with no piece on the board",
     ),
     Switch("grace_must_enter", "V-GRACE-MUST-ENTER", ("false", "true"), "entry graces must enter"),
-    Switch("first_player", "V-FIRST-PLAYER-FIXED", ("throw_off", "seat0"), "who begins"),
-    Switch("throw_usage", "V-COLLECT-THROWS", ("immediate", "collect"), "use or collect throws"),
-    Switch("split_throw", "V-SPLIT-THROW", ("none", "split", "group"), "one throw, many pieces"),
+    Switch.named("first_player", "V-FIRST-PLAYER-FIXED", FirstPlayer, "who begins"),
+    Switch.named("throw_usage", "V-COLLECT-THROWS", ThrowUsage, "use or collect throws"),
+    Switch.named("split_throw", "V-SPLIT-THROW", SplitThrow, "one throw, many pieces"),
     Switch("moves_compulsory", "V-MOVE-COMPULSORY", ("false", "true"), "no declining"),
-    Switch(
-        "unusable_throw",
-        "R-UNUSABLE-THROW",
-        ("forfeit_throw", "forfeit_turn"),
-        "what an unusable throw costs",
+    Switch.named(
+        "unusable_throw", "R-UNUSABLE-THROW", UnusableThrow, "what an unusable throw costs"
     ),
-    Switch("track", "R-TRACK", ("traditional", "ludii"), "the route"),
-    Switch("castle_mode", "R-CASTLE-BLOCK", ("block", "coexist", "inert"), "castles"),
-    Switch(
+    Switch.named("track", "R-TRACK", Track, "the route"),
+    Switch.named("castle_mode", "R-CASTLE-BLOCK", CastleMode, "castles"),
+    Switch.named(
         "stacking",
         "V-STACK-RESTRICTED",
-        (),
+        Stacking,
         "all, castles_only, none, or squares where sharing is allowed",
+        or_set=True,
     ),
-    Switch("capture_scope", "R-CAPTURE", ("all", "top_one"), "which enemy pieces a capture takes"),
+    Switch.named("capture_scope", "R-CAPTURE", CaptureScope, "which enemy pieces a capture takes"),
     Switch("stack_immune", "V-STACK-IMMUNE", ("false", "true"), "only a lone piece is captured"),
     Switch("capture_bonus", "V-CAPTURE-BONUS", ("true", "false"), "capture gives a throw"),
-    Switch("kill_before_home", "V-KILL-BEFORE-HOME", ("false", "seat", "team"), "kill to go home"),
+    Switch.named("kill_before_home", "V-KILL-BEFORE-HOME", KillBeforeHome, "kill to go home"),
     Switch("recapture_annul", "V-RECAPTURE-ANNUL", ("false", "true"), "recapture voids a kill"),
-    Switch(
+    Switch.named(
         "last_square_exit",
         "R-LAST-SQUARE-EXIT",
-        (),
+        LastSquareExit,
         "values that finish from the last square, none, or ludii",
+        or_set=True,
     ),
-    Switch("triple_cancel", "V-TRIPLE-CANCEL", ("off", "group", "same"), "three in a row cancel"),
+    Switch.named("triple_cancel", "V-TRIPLE-CANCEL", TripleCancel, "three in a row cancel"),
     Switch("big_values", "V-TRIPLE-HIGH", (), "the high class of triple cancellation"),
-    Switch("triple_scope", "V-TRIPLE-CANCEL", ("three", "turn"), "what a triple cancels"),
+    Switch.named("triple_scope", "V-TRIPLE-CANCEL", TripleScope, "what a triple cancels"),
     Switch("pyada", "V-PYADA", ("false", "true"), "extra step for big throws"),
     Switch("pyada_values", "V-PYADA", (), "values that earn a pyada"),
-    Switch("pyada_condition", "V-PYADA", ("all_entered", "always"), "when a pyada is earned"),
-    Switch("pyada_use", "V-PYADA", ("free", "attached"), "a separate step or added to the move"),
+    Switch.named("pyada_condition", "V-PYADA", PyadaCondition, "when a pyada is earned"),
+    Switch.named("pyada_use", "V-PYADA", PyadaUse, "a separate step or added to the move"),
     Switch("pyada_can_enter", "V-PYADA", ("false", "true"), "a pyada may enter a piece"),
     Switch("players", "V-TWO-PLAYER", ("4", "2"), "people playing"),
-    Switch("teams", "V-INDIVIDUAL", ("pairs", "individual"), "partnerships or every seat alone"),
-    Switch(
-        "finished_seat",
-        "R-FINISHED-SEAT",
-        ("skip", "throw_for_partner"),
-        "turns of a seat with all pieces home",
+    Switch.named("teams", "V-INDIVIDUAL", Teams, "partnerships or every seat alone"),
+    Switch.named(
+        "finished_seat", "R-FINISHED-SEAT", FinishedSeat, "turns of a seat with all pieces home"
     ),
     Switch("extra_lap", "V-EXTRA-LAP", ("false", "true"), "a second lap to help the partner"),
     Switch("blockade", "V-BLOCKADE", ("false", "true"), "two friendly pieces block passing"),
-    Switch(
-        "deadlock",
-        "R-DEADLOCK",
-        ("draw", "continue"),
-        "a game no side can win any more ends as a draw",
+    Switch.named(
+        "deadlock", "R-DEADLOCK", Deadlock, "a game no side can win any more ends as a draw"
     ),
     Switch("p_mouth_up", "R-THROW-TABLE", (), "chance that a cowrie lands mouth up"),
 )
@@ -273,12 +302,12 @@ NAMED: Final[dict[str, Ruleset]] = {
         score_table=SEEDS_7,
         reroll_values=frozenset({7, 10, 25, 30, 14}),
         entry_values=frozenset({10, 25, 30}),
-        throw_usage="collect",
-        split_throw="split",
-        kill_before_home="seat",
+        throw_usage=ThrowUsage.COLLECT,
+        split_throw=SplitThrow.SPLIT,
+        kill_before_home=KillBeforeHome.SEAT,
         recapture_annul=True,
         last_square_exit=frozenset({10, 25, 30}),
-        triple_cancel="group",
+        triple_cancel=TripleCancel.GROUP,
         big_values=frozenset({10, 25, 30}),
         pyada=True,
         pyada_values=frozenset({10, 25, 30}),
@@ -289,14 +318,14 @@ NAMED: Final[dict[str, Ruleset]] = {
         score_table=HERKLOTS_6,
         reroll_values=frozenset({6, 10, 25, 12}),
         entry_values=frozenset(),
-        entry_mode="count_from_charkoni",
-        first_piece_free="off",
-        throw_usage="collect",
+        entry_mode=EntryMode.COUNT_FROM_CHARKONI,
+        first_piece_free=FirstPieceFree.OFF,
+        throw_usage=ThrowUsage.COLLECT,
         last_square_exit=frozenset(),
-        triple_cancel="same",
+        triple_cancel=TripleCancel.SAME,
         pyada=True,
         pyada_values=frozenset({25}),
-        pyada_condition="always",
+        pyada_condition=PyadaCondition.ALWAYS,
         pyada_can_enter=True,
     ),
     "herklots-7": dataclasses.replace(
@@ -306,15 +335,15 @@ NAMED: Final[dict[str, Ruleset]] = {
         score_table=HERKLOTS_7,
         reroll_values=frozenset({6, 10, 25, 30, 12}),
         entry_values=frozenset(),
-        entry_mode="count_from_charkoni",
-        first_piece_free="off",
-        throw_usage="collect",
+        entry_mode=EntryMode.COUNT_FROM_CHARKONI,
+        first_piece_free=FirstPieceFree.OFF,
+        throw_usage=ThrowUsage.COLLECT,
         last_square_exit=frozenset(),
-        triple_cancel="same",
+        triple_cancel=TripleCancel.SAME,
         big_values=frozenset({10, 25, 30}),
         pyada=True,
         pyada_values=frozenset({25, 30}),
-        pyada_condition="always",
+        pyada_condition=PyadaCondition.ALWAYS,
         pyada_can_enter=True,
     ),
     "tylor-1879": dataclasses.replace(
@@ -323,21 +352,21 @@ NAMED: Final[dict[str, Ruleset]] = {
         score_table=HERKLOTS_6,
         reroll_values=frozenset({6, 10, 25, 12}),
         entry_values=frozenset({10, 25}),
-        entry_mode="count_from_charkoni",
-        first_piece_free="off",
+        entry_mode=EntryMode.COUNT_FROM_CHARKONI,
+        first_piece_free=FirstPieceFree.OFF,
         stack_immune=True,
         last_square_exit=frozenset({10, 25}),
     ),
     "ludii": dataclasses.replace(
         _CLASSIC,
         name="ludii",
-        first_piece_free="ludii_forced",
-        first_player="seat0",
-        track="ludii",
-        castle_mode="inert",
-        capture_scope="top_one",
+        first_piece_free=FirstPieceFree.LUDII_FORCED,
+        first_player=FirstPlayer.SEAT0,
+        track=Track.LUDII,
+        castle_mode=CastleMode.INERT,
+        capture_scope=CaptureScope.TOP_ONE,
         capture_bonus=False,
-        last_square_exit="ludii",
+        last_square_exit=LastSquareExit.LUDII,
     ),
 }
 """The six named rulesets of RULES.md E.1."""
@@ -372,10 +401,10 @@ def format_value(key: str, value: Any) -> str:
     if key == "score_table":
         return ",".join(str(v) for v in value)
     if key == "last_square_exit":
-        return value if isinstance(value, str) else _format_set(value)
+        return str(value) if isinstance(value, str) else _format_set(value)
     if key == "stacking":
         if isinstance(value, str):
-            return value
+            return str(value)
         return ",".join(square_name(sq) for sq in sorted(value))
     if key == "p_mouth_up":
         return str(value)
@@ -423,6 +452,8 @@ def parse_value(key: str, text: str) -> Any:
         )
     if switch.choices and text not in switch.choices:
         raise RulesetError(f"{key}: {excerpt(text)} is not one of {', '.join(switch.choices)}")
+    if switch.enum is not None and text in list(switch.enum):
+        return switch.enum(text)  # a member: the ruleset holds typed choices
     if key in _BOOL_KEYS:
         return text == "true"
     if key in _INT_KEYS:
@@ -432,10 +463,8 @@ def parse_value(key: str, text: str) -> Any:
     if key == "score_table":
         return _parse_int_list(key, text)
     if key == "last_square_exit":
-        return "ludii" if text == "ludii" else frozenset(_parse_int_list(key, text))
+        return frozenset(_parse_int_list(key, text))
     if key == "stacking":
-        if text in ("all", "castles_only", "none"):
-            return text
         try:
             return frozenset(parse_square(name) for name in text.split(","))
         except ValueError as exc:
@@ -453,7 +482,7 @@ def parse_value(key: str, text: str) -> Any:
         if not 0 < p < 1:
             raise RulesetError(f"p_mouth_up: {text} must lie strictly between 0 and 1")
         return HALF if p == HALF else p
-    return text
+    raise AssertionError(f"switch {key} has no reader")
 
 
 def _apply_six_up(ruleset: Ruleset, value: int) -> Ruleset:
@@ -557,10 +586,10 @@ def _without_effect(r: Ruleset, key: str, pyada_follows: bool) -> str | None:
         return "six_up_value is the value of 6 mouths up with 7 cowries; it needs cowries=7"
     if key == "seven_fourteen_needs_piece" and not {7, 14} & set(r.score_table):
         return "seven_fourteen_needs_piece needs a 7 or a 14 in score_table"
-    if key == "triple_scope" and r.triple_cancel == "off":
+    if key == "triple_scope" and r.triple_cancel == TripleCancel.OFF:
         return "triple_scope needs triple_cancel=group or same"
     feeds_pyada = r.pyada and pyada_follows
-    if key == "big_values" and r.triple_cancel != "group" and not feeds_pyada:
+    if key == "big_values" and r.triple_cancel != TripleCancel.GROUP and not feeds_pyada:
         return "big_values needs triple_cancel=group (or pyada=true, whose values follow it)"
     if key in ("pyada_values", "pyada_condition", "pyada_use") and not r.pyada:
         return f"{key} needs pyada=true"
@@ -613,11 +642,11 @@ def validate(r: Ruleset, problems: list[str] | None = None) -> None:
         extra = r.last_square_exit - table
         check(bool(extra), f"last_square_exit names {_format_set(extra)}, not in score_table")
     check(
-        r.last_square_exit == "ludii" and not r.ludii,
+        r.last_square_exit == LastSquareExit.LUDII and not r.ludii,
         "last_square_exit=ludii needs track=ludii",
     )
     check(
-        r.first_piece_free == "ludii_forced" and not r.ludii,
+        r.first_piece_free == FirstPieceFree.LUDII_FORCED and not r.ludii,
         "first_piece_free=ludii_forced needs track=ludii",
     )
     if r.ludii:
@@ -634,11 +663,11 @@ def validate(r: Ruleset, problems: list[str] | None = None) -> None:
                     f"{key}={format_value(key, got)}",
                 )
     check(
-        r.recapture_annul and r.kill_before_home == "false",
+        r.recapture_annul and r.kill_before_home == KillBeforeHome.FALSE,
         "recapture_annul=true is only meaningful with kill_before_home=seat or team",
     )
     check(
-        r.pyada_use == "attached" and r.throw_usage == "collect",
+        r.pyada_use == PyadaUse.ATTACHED and r.throw_usage == ThrowUsage.COLLECT,
         "pyada_use=attached is valid only with throw_usage=immediate",
     )
     check(
@@ -646,11 +675,11 @@ def validate(r: Ruleset, problems: list[str] | None = None) -> None:
         "pyada_can_enter=true needs pyada=true",
     )
     check(
-        r.players == 2 and r.teams == "individual",
+        r.players == 2 and r.teams == Teams.INDIVIDUAL,
         "players=2 (two people with two seats each) cannot be played with teams=individual",
     )
     check(
-        r.blockade and r.stacking == "none",
+        r.blockade and r.stacking == Stacking.NONE,
         "blockade=true needs two friendly pieces on one square, which stacking=none never "
         "allows (V-BLOCKADE, V-STACK-RESTRICTED)",
     )
@@ -665,7 +694,7 @@ def validate(r: Ruleset, problems: list[str] | None = None) -> None:
         f"score_table can earn a pyada (V-PYADA)",
     )
     check(
-        r.blockade and r.castle_mode == "coexist" and r.stack_immune,
+        r.blockade and r.castle_mode == CastleMode.COEXIST and r.stack_immune,
         "blockade=true with stack_immune=true and castle_mode=coexist leaves no capture rule",
     )
     check(
@@ -689,7 +718,7 @@ def _endless_throwing(r: Ruleset) -> list[str]:
     take more than ``MAX_EXPECTED_THROWS`` throws (R-ORDER, R-GRACE-REPEAT)."""
     limit = _bounds.MAX_EXPECTED_THROWS
     problems: list[str] = []
-    if r.first_player == "throw_off":
+    if r.first_player == FirstPlayer.THROW_OFF:
         e = _bounds.expected_throwoff_throws(r)
         if e is None or e > limit:
             problems.append(

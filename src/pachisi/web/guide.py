@@ -34,6 +34,7 @@ from pachisi.rules.board import (
     SQUARE_OF,
     square_name,
 )
+from pachisi.rules.choices import ThrowUsage
 from pachisi.rules.cowries import chance_outcomes
 from pachisi.rules.ruleset import (
     NAMED,
@@ -147,7 +148,7 @@ def _castle_25_finishes(r: Ruleset) -> bool | None:
     fields = ["entered=0", "kills=1,0,0,0"]
     if r.tracks_stack_order:
         fields.append("order=0a")
-    if r.throw_usage == "collect":
+    if r.throw_usage == ThrowUsage.COLLECT:
         side = f"s0 1 items={CASTLE_DISTANCE}"
     else:
         side = f"a0 1 k={r.score_table.index(CASTLE_DISTANCE)}"

@@ -1,0 +1,33 @@
+"""The compiled parameter vector stays what the kernels read (issue 22, item 6.6).
+
+``tests/data/compiled-params.json`` holds :func:`~pachisi.fast.params.compile_ruleset`'s
+vector for every named ruleset, for a ruleset with each choice of each switch, and for
+random switch combinations, as it was before the switch choices became enums (commit
+1816cac). The compiled kernels read those numbers, so they must never change.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pachisi.fast.params import compile_ruleset
+from pachisi.rules.ruleset import NAMED, parse_ruleset
+
+RECORDED = Path(__file__).resolve().parents[1] / "data" / "compiled-params.json"
+VECTORS: dict[str, list[int]] = json.loads(RECORDED.read_text(encoding="utf-8"))
+
+
+def test_the_record_covers_every_named_ruleset() -> None:
+    assert set(NAMED) <= set(VECTORS)
+
+
+@pytest.mark.parametrize("text", list(VECTORS))
+def test_the_vector_is_the_recorded_one(text: str) -> None:
+    ruleset = parse_ruleset(text)
+    assert str(ruleset) == text
+    params, p = compile_ruleset(ruleset)
+    assert params.tolist() == VECTORS[text]
+    assert p == float(ruleset.p_mouth_up)
