@@ -27,6 +27,7 @@ from pachisi.ai.bots import Bot
 from pachisi.ai.games import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS, GameStats, play_game
 from pachisi.arguments import INT32_MAX, whole
 from pachisi.rules import cowries, engine
+from pachisi.rules.choices import Teams
 from pachisi.rules.ruleset import Ruleset
 
 __all__ = ["ENGINES", "Summary", "simulate", "wilson_interval"]
@@ -277,7 +278,7 @@ def _summary(
         else:
             for s in stats.winning_seats:
                 wins[s] += 1
-            if ruleset.teams != "individual":
+            if ruleset.teams != Teams.INDIVIDUAL:
                 teams[stats.winner] += 1
     return Summary(
         ruleset=str(ruleset),
@@ -291,7 +292,7 @@ def _summary(
         actions=sum(r.actions for r in results),
         captures=sum(r.captures for r in results),
         wins_by_seat=(wins[0], wins[1], wins[2], wins[3]),
-        wins_by_team=None if ruleset.teams == "individual" else (teams[0], teams[1]),
+        wins_by_team=None if ruleset.teams == Teams.INDIVIDUAL else (teams[0], teams[1]),
         max_turns=max_turns,
         max_steps=max_steps,
     )

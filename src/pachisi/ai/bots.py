@@ -25,6 +25,7 @@ from pachisi.ai.budget import Budget
 from pachisi.rules import cowries, engine
 from pachisi.rules.actions import Action
 from pachisi.rules.board import HOME, IS_CASTLE, LAST_SQUARE, SQUARE_OF, partner
+from pachisi.rules.choices import CastleMode, Teams
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import Event, State
 
@@ -143,7 +144,7 @@ class GreedyBot:
         w = self.weights
         friends = _friends(state, seat)
         risk = risk_map(state, friends)
-        castles_protect = state.ruleset.castle_mode != "inert"
+        castles_protect = state.ruleset.castle_mode != CastleMode.INERT
         score = 0.0
         for g, p in enumerate(state.pos):
             if p == 0:
@@ -198,7 +199,7 @@ def risk_map(state: State, friends: Collection[int]) -> dict[int, float]:
 
 def _friends(state: State, seat: int) -> frozenset[int]:
     """The seats on ``seat``'s side: itself and, playing in pairs, its partner."""
-    if state.ruleset.teams == "individual":
+    if state.ruleset.teams == Teams.INDIVIDUAL:
         return frozenset((seat,))
     return frozenset((seat, partner(seat)))
 

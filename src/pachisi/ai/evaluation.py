@@ -26,6 +26,7 @@ from typing import Final
 from pachisi.ai.bots import Weights, add_piece_worth, risk_map
 from pachisi.rules import engine
 from pachisi.rules.board import HOME, partner
+from pachisi.rules.choices import CastleMode, KillBeforeHome, Teams
 from pachisi.rules.state import DRAW, State
 
 __all__ = ["SCALE", "side_of", "sides", "strengths", "win_chance", "win_chances"]
@@ -50,7 +51,7 @@ def sides(state: State) -> int:
 
 def side_of(state: State, seat: int) -> int:
     """The side index of ``seat``: its team (seat & 1), or the seat itself when alone."""
-    return seat if state.ruleset.teams == "individual" else seat & 1
+    return seat if state.ruleset.teams == Teams.INDIVIDUAL else seat & 1
 
 
 def strengths(state: State) -> list[float]:
@@ -58,7 +59,7 @@ def strengths(state: State) -> list[float]:
     r = state.ruleset
     n = sides(state)
     w = _WEIGHTS
-    castles_protect = r.castle_mode != "inert"
+    castles_protect = r.castle_mode != CastleMode.INERT
     out = [0.0] * n
     for side in range(n):
         members = (side,) if n == 4 else (side, partner(side))
@@ -69,7 +70,7 @@ def strengths(state: State) -> list[float]:
                 p = state.pos[4 * seat + i]
                 if p != 0:
                     total = add_piece_worth(total, w, seat, p, castles_protect, risk)
-            if r.kill_before_home != "false":
+            if r.kill_before_home != KillBeforeHome.FALSE:
                 credit = engine.side_credits(r, state.kills, seat)
                 if engine.is_blocked(state, seat):
                     total -= BLOCKED

@@ -27,12 +27,12 @@ from pachisi.ai.compiled_bots import REFERENCE, Compiled, compiled, player_codes
 from pachisi.ai.games import play_on
 from pachisi.arguments import INT32_MAX, reachable, whole
 from pachisi.fast.convert import to_row, to_state
-from pachisi.fast.generators import MT_SIZE, mt_random, mt_state
+from pachisi.fast.generators import MT_SIZE, mt_random, text_seeded
 from pachisi.fast.layout import MAX_ITEMS, OVERFLOW, STATE_SIZE, TURN, WINNER
 from pachisi.fast.native import core
 from pachisi.notation import read_position
 from pachisi.rules import engine
-from pachisi.rules.cowries import game_rngs
+from pachisi.rules.cowries import game_seeds
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import State
 
@@ -189,12 +189,9 @@ def simulate_games(
     n = len(indices)
     rows = np.empty((n, STATE_SIZE), dtype=np.int32)
     rows[:] = to_row(engine.new_game(ruleset))
-    throw_rngs = np.empty((n, MT_SIZE), dtype=np.uint32)
-    choice_rngs = np.empty((n, MT_SIZE), dtype=np.uint32)
-    for j, i in enumerate(indices):
-        dice, choices = game_rngs(seed, i)
-        throw_rngs[j] = mt_state(dice)
-        choice_rngs[j] = mt_state(choices)
+    texts = [game_seeds(seed, i) for i in indices]
+    throw_rngs = text_seeded([throws for throws, _ in texts])
+    choice_rngs = text_seeded([bots for _, bots in texts])
     return _run(c, rows, throw_rngs, choice_rngs, codes, max_turns, max_steps, threads)
 
 

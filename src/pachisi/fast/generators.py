@@ -10,12 +10,14 @@ position, exactly ``Random.getstate()``'s.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from hashlib import sha512
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["MT_SIZE", "mt_random", "mt_state"]
+__all__ = ["MT_SIZE", "mt_random", "mt_state", "text_seeded"]
 
 MT_SIZE: Final = 625
 """The words of one generator state (624 and the position)."""
@@ -29,6 +31,31 @@ def mt_state(rng: random.Random) -> MT:
     if version != 3 or len(internal) != MT_SIZE:
         raise ValueError("not a Mersenne Twister state of this Python's random module")
     return np.array(internal, dtype=np.uint32)
+
+
+def text_seeded(texts: Sequence[str]) -> MT:
+    """The states of ``random.Random(text)`` for every text, one row each, seeded in
+    compiled code: what ``mt_state(random.Random(text))`` gives, many times faster.
+
+    ``random.seed`` turns a text into the number ``int.from_bytes(t + sha512(t))`` (``t``
+    its UTF-8 bytes) and seeds MT19937's ``init_by_array`` with that number's 32-bit
+    words, least significant first; the kernel does the seeding.
+    """
+    from pachisi.fast.native import core
+
+    keys = []
+    for text in texts:
+        raw = text.encode()
+        number = int.from_bytes(raw + sha512(raw).digest())
+        keys.append(number.to_bytes(4 * max(1, -(-number.bit_length() // 32)), "little"))
+    width = max((len(k) for k in keys), default=4) // 4
+    words = np.zeros((len(keys), width), dtype=np.uint32)
+    for g, key in enumerate(keys):
+        words[g, : len(key) // 4] = np.frombuffer(key, dtype="<u4")
+    lengths = np.array([len(k) // 4 for k in keys], dtype=np.int64)
+    states = np.empty((len(keys), MT_SIZE), dtype=np.uint32)
+    core.seed_generators_by_keys(states, words, lengths)
+    return states
 
 
 def mt_random(state: MT) -> random.Random:

@@ -52,6 +52,12 @@ def throw(rng: random.Random, cowries: int, p_mouth_up: Fraction) -> int:
     return sum(throw_cowries(rng, cowries, p_mouth_up))
 
 
+def game_seeds(seed: int, index: int) -> tuple[str, str]:
+    """The seeds of :func:`game_rngs`: the texts the two generators are seeded with (the
+    compiled engine seeds its copies of them from the same texts)."""
+    return f"pachisi:{seed}:{index}:throws", f"pachisi:{seed}:{index}:bots"
+
+
 def game_rngs(seed: int, index: int) -> tuple[random.Random, random.Random]:
     """The generators of game ``index`` of a run: one for the cowries, one for the bots.
 
@@ -59,6 +65,5 @@ def game_rngs(seed: int, index: int) -> tuple[random.Random, random.Random]:
     Keeping the bots' choices apart from the throws means a change of bot does not shift
     the throws at the start of the game.
     """
-    return random.Random(f"pachisi:{seed}:{index}:throws"), random.Random(
-        f"pachisi:{seed}:{index}:bots"
-    )
+    throws, bots = game_seeds(seed, index)
+    return random.Random(throws), random.Random(bots)

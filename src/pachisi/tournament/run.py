@@ -27,6 +27,7 @@ from pachisi.ai.budget import Budget
 from pachisi.ai.games import play_game
 from pachisi.ai.players import make_player
 from pachisi.rules.actions import Action
+from pachisi.rules.choices import Teams
 from pachisi.rules.ruleset import Ruleset, parse_ruleset
 from pachisi.rules.state import State
 from pachisi.tournament.schedule import GameSpec, choice_rng, player_name, throw_rng
@@ -97,7 +98,7 @@ def play(spec: GameSpec) -> GameResult:
     own choice generator; the throws come from the deal's generator.
     """
     ruleset = _ruleset(spec.ruleset)
-    individual = ruleset.teams == "individual"
+    individual = ruleset.teams == Teams.INDIVIDUAL
     sides = range(4) if individual else range(2)
     players = {
         side: _OwnGenerator(spec.seats[side], choice_rng(spec.seed, spec.deal, spec.rotation, side))

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from pachisi.ai.games import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
+from pachisi.rules.choices import Teams
 from pachisi.rules.ruleset import Ruleset
 
 __all__ = [
@@ -138,7 +139,7 @@ def make_schedule(
         raise TournamentError(f"a tournament needs at least 1 game, not {games}")
     if max_turns < 1 or max_steps < 1:
         raise TournamentError("the turn and step caps must be at least 1")
-    individual = ruleset.teams == "individual"
+    individual = ruleset.teams == Teams.INDIVIDUAL
     if individual and len(names) != 4:
         raise TournamentError(
             f"under teams=individual every seat plays alone, so a tournament needs 4 players, "

@@ -49,7 +49,7 @@ cdef int _as_net(tuple net, Net* out, bint writable) except -1:
 
 
 cdef int _check_greedy(const double[::1] weights) except -1:
-    return _check(weights.shape[0] > W_DANGER, "greedy's weights are pachisi.fast.playouts.compiled's")
+    return _check(weights.shape[0] > W_DANGER, "greedy's weights are pachisi.ai.compiled_bots.compiled's")
 
 
 cdef int _check_ruleset(const i32[::1] st, const i32[::1] params, const double[::1] hit) except -1:

@@ -14,6 +14,7 @@ from pachisi.ai.learned.value import LearnedEvaluation
 from pachisi.ai.ranked import Ranked
 from pachisi.rules import engine
 from pachisi.rules.actions import Action
+from pachisi.rules.choices import Teams
 from pachisi.rules.state import State
 
 __all__ = ["LearnedPlayer"]
@@ -35,7 +36,7 @@ class LearnedPlayer:
         if not actions:
             raise ValueError("no action to choose: a throw is due or the game is over")
         seat = state.seat
-        side = seat if state.ruleset.teams == "individual" else seat & 1
+        side = seat if state.ruleset.teams == Teams.INDIVIDUAL else seat & 1
         ranked = []
         for action in actions:
             after, _ = engine.apply_action(state, action)

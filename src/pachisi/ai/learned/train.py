@@ -31,6 +31,7 @@ from pachisi.ai.learned.value import WEIGHTS_DIR, weights_name
 from pachisi.ai.native import players as compiled_players
 from pachisi.progress import games_bar
 from pachisi.rules import engine
+from pachisi.rules.choices import Teams
 from pachisi.rules.ruleset import Ruleset, RulesetError, parse_ruleset
 
 __all__ = ["Match", "Trained", "Training", "match_greedy", "train"]
@@ -154,7 +155,7 @@ def train(
             judged = net if mean is None else mean
             if (
                 plan.check_every
-                and ruleset.teams != "individual"
+                and ruleset.teams != Teams.INDIVIDUAL
                 and (done // plan.check_every > before // plan.check_every or done == total)
             ):
                 # Checked on throws of their own (seed + 2), not the final match's.
@@ -185,7 +186,7 @@ def _cycle(ruleset: Ruleset, against_greedy: bool) -> list[np.ndarray]:
     selfplay = [LEARNED_BOT] * 4
     if not against_greedy:
         plans = [selfplay]
-    elif ruleset.teams == "individual":
+    elif ruleset.teams == Teams.INDIVIDUAL:
         plans = [
             [LEARNED_BOT if seat == s else GREEDY_BOT for seat in range(4)] for s in range(4)
         ] + [selfplay]
@@ -205,7 +206,7 @@ def match_greedy(
     from pachisi.ai.compiled_bots import compiled
     from pachisi.fast.convert import to_row
 
-    if ruleset.teams == "individual":
+    if ruleset.teams == Teams.INDIVIDUAL:
         raise ValueError("a match against greedy is played in team games")
     c = compiled(ruleset)
     start = to_row(engine.new_game(ruleset))

@@ -21,6 +21,7 @@ from pachisi.ai.learned.net import Net, WeightsError
 from pachisi.fast.convert import to_row
 from pachisi.fast.params import compile_ruleset
 from pachisi.rules import deadlock, engine
+from pachisi.rules.choices import KillBeforeHome, Teams
 from pachisi.rules.ruleset import NAMED, Ruleset, derive
 from pachisi.rules.state import DRAW, State
 
@@ -41,7 +42,7 @@ WEIGHTS_DIR: Final = Path(__file__).parent / "weights"
 def weights_name(ruleset: Ruleset) -> str:
     """The weights file a ruleset plays with: its named ruleset's (a ruleset with switches
     changed uses its base's), ``-individual`` under ``teams=individual``."""
-    suffix = "-individual" if ruleset.teams == "individual" else ""
+    suffix = "-individual" if ruleset.teams == Teams.INDIVIDUAL else ""
     return f"{ruleset.name}{suffix}"
 
 
@@ -51,7 +52,7 @@ def weights_path(ruleset: Ruleset) -> Path:
     path = WEIGHTS_DIR / f"{weights_name(ruleset)}.npz"
     if path.exists():
         return path
-    suffix = "-individual" if ruleset.teams == "individual" else ""
+    suffix = "-individual" if ruleset.teams == Teams.INDIVIDUAL else ""
     return WEIGHTS_DIR / f"classic{suffix}.npz"
 
 
@@ -60,7 +61,7 @@ def trained_for(ruleset: Ruleset) -> bool:
     or ``classic+teams=individual``. Other switch combinations play with their base's
     network, which never saw their rules (a blockade, say) and judges them less well."""
     base = NAMED[ruleset.name]
-    if ruleset.teams == "individual":
+    if ruleset.teams == Teams.INDIVIDUAL:
         if ruleset.name != "classic":
             return False
         base = derive(base, {"teams": "individual"})
@@ -113,7 +114,7 @@ class LearnedValue:
             return self._result(state)
         r = self.ruleset
         blocked = 0
-        if r.kill_before_home != "false":
+        if r.kill_before_home != KillBeforeHome.FALSE:
             for seat in range(4):
                 if deadlock.seat_blocked(r, state.pos, state.kills, seat):
                     blocked |= 1 << seat

@@ -1,7 +1,7 @@
 # The engine's Python face: def functions over numpy arrays (typed memoryviews), each
 # checking the sizes the kernels rely on, then handing raw pointers to the C functions of
 # the other parts with the GIL released. The signatures are in _core.pyi; the callers are
-# pachisi.fast.batch, pachisi.fast.playouts and the differential tests.
+# pachisi.fast.batch, pachisi.ai.playouts and the differential tests.
 #
 # The kernels trust what they are handed (a legal action, a reachable row): these functions
 # check shapes, so that no call can write outside an array, and the actions and throws the
@@ -38,7 +38,7 @@ cdef int _check_rows(const i32[:, ::1] rows, const i32[::1] params) except -1:
 
 
 cdef int _check_players(const double[::1] weights, const double[::1] hit, const i32[::1] bots) except -1:
-    _check(weights.shape[0] > W_DANGER, "greedy's weights are pachisi.fast.playouts.compiled's")
+    _check(weights.shape[0] > W_DANGER, "greedy's weights are pachisi.ai.compiled_bots.compiled's")
     _check(hit.shape[0] >= HIT_REACH, "hit has the chances of the distances 0..25")
     _check(bots.shape[0] == 4, "bots has one player per seat")
     for seat in range(4):
@@ -273,7 +273,7 @@ def play_many(
     i64 max_turns, i64 max_steps, i32[:, ::1] stats,
 ):
     """Play every row on to the end (or a cap), game ``b`` with its own pair of generators;
-    ``stats[b]`` gets its throws, actions and capture events (pachisi.fast.playouts)."""
+    ``stats[b]`` gets its throws, actions and capture events (pachisi.ai.playouts)."""
     _check_rows(rows, params)
     _check_players(weights, hit, bots)
     cdef i64 count = rows.shape[0]
@@ -324,3 +324,16 @@ def seed_generator(u32[::1] mt, i64 seed):
 def mix_seed(i64 x):
     """SplitMix64 of ``x``, wrapping in signed 64 bits as the kernels do."""
     return splitmix64(x)
+
+
+def seed_generators_by_keys(u32[:, ::1] mts, const u32[:, ::1] keys, const i64[::1] lengths):
+    """Seed generator ``g`` (a row of ``mts``) with ``init_by_array`` from the first
+    ``lengths[g]`` words of row ``g`` of ``keys``."""
+    cdef i64 count = mts.shape[0]
+    _check(mts.shape[1] == MT_SIZE, "a generator has MT_SIZE words")
+    _check(keys.shape[0] == count and lengths.shape[0] == count, "one key per generator")
+    for g in range(count):
+        _check(1 <= lengths[g] <= keys.shape[1], "a key has 1..its row's words")
+    with nogil:
+        for g in range(count):
+            seed_mt_by_key(&mts[g, 0], <u32*>&keys[g, 0], lengths[g])

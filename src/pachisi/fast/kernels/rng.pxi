@@ -104,3 +104,33 @@ cdef void seed_mt(u32* mt, i64 seed) noexcept nogil:
     mt[MT_N] = MT_N
 
 
+
+
+cdef void seed_mt_by_key(u32* mt, u32* key, i64 n) noexcept nogil:
+    """Seed a state with MT19937's ``init_by_array`` from the ``n`` 32-bit words of
+    ``key`` (n >= 1), as CPython's ``random.seed`` does with a number's words (least
+    significant first): a string seed is a number there (pachisi.fast.generators)."""
+    seed_mt(mt, 19650218)
+    cdef i64 i = 1
+    cdef i64 j = 0
+    cdef i64 k = MT_N if MT_N > n else n
+    while k > 0:
+        mt[i] = <u32>((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + <u32>j)
+        i += 1
+        j += 1
+        if i >= MT_N:
+            mt[0] = mt[MT_N - 1]
+            i = 1
+        if j >= n:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k > 0:
+        mt[i] = <u32>((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - <u32>i)
+        i += 1
+        if i >= MT_N:
+            mt[0] = mt[MT_N - 1]
+            i = 1
+        k -= 1
+    mt[0] = 0x80000000U
+    mt[MT_N] = MT_N

@@ -41,7 +41,7 @@ cdef inline void throw(i32* st, i32* params, i64 k, i32* ev, i32* evn) noexcept 
     if params[P_COLLECT] and st[ITEMS_LEN] >= MAX_ITEMS:
         # Far beyond almost any real series: the row cannot hold another item, so the
         # throw is left unapplied, and noted, for the caller to go on in the reference
-        # engine with the very same throw (pachisi.fast.playouts).
+        # engine with the very same throw (pachisi.ai.playouts).
         st[OVERFLOW] = 1 + k
         return
     emit(ev, evn, E_THROW, seat, -1, -1, -1, v, 0, k)
