@@ -14,7 +14,7 @@ from pachisi.fast.codes import O_BOARD, O_PIECES, O_PROGRESS, O_SEATS, O_STAGE, 
 from pachisi.fast.convert import action_id, action_of
 from pachisi.rules import cowries, engine
 from pachisi.rules.actions import IllegalActionError
-from pachisi.rules.ruleset import NAMED, get_ruleset
+from pachisi.rules.ruleset import NAMED, get_ruleset, parse_ruleset
 
 
 @pytest.mark.parametrize("rules", list(NAMED))
@@ -187,3 +187,44 @@ def test_an_action_id_the_ruleset_cannot_have_is_still_an_illegal_action() -> No
     batch = B.init(get_ruleset("classic"), 1, seed=1)
     with pytest.raises(IllegalActionError):
         B.step(batch, [1 + 7])  # a move by slot 7, which six cowries never throw
+
+
+@pytest.mark.parametrize(
+    "rules", ["classic", "wikipedia-full", "ludii", "classic+teams=individual"]
+)
+def test_advance_plays_what_choosing_and_stepping_round_by_round_plays(rules: str) -> None:
+    # fast.batch.advance in one compiled call against choose + step from Python, round by
+    # round, with seat 0 played from outside (it takes the lowest legal id) and a step cap.
+    from pachisi.ai.compiled_bots import compiled
+
+    ruleset = parse_ruleset(rules)
+    c = compiled(ruleset)
+    bots = np.array([-1, 1, 0, 1], dtype=np.int32)  # seat 0 outside; greedy, random, greedy
+    one, two = B.init(ruleset, 24, seed=5), B.init(ruleset, 24, seed=5)
+    steps_one = np.zeros(24, dtype=np.int64)
+    steps_two = np.zeros(24, dtype=np.int64)
+    gained_one = np.zeros(24, dtype=np.float32)
+    gained_two = np.zeros(24, dtype=np.float32)
+    cap = 300
+    for _ in range(400):
+        gained_one += B.advance(one, bots, c.weights, c.hit, steps_one, cap, 1)
+        while True:
+            cp = two.current_player
+            others = (cp >= 0) & (bots[np.maximum(cp, 0)] >= 0) & (steps_two < cap)
+            if not others.any():
+                break
+            chosen = B.choose(two, bots, c.weights, c.hit)
+            B.step(two, np.where(others, chosen, 0), where=others)
+            steps_two[others] += 1
+            gained_two += np.where(others, two.rewards[:, 1], 0.0).astype(np.float32)
+        assert np.array_equal(one.rows, two.rows)
+        assert np.array_equal(one.current_player, two.current_player)
+        assert np.array_equal(steps_one, steps_two) and np.array_equal(gained_one, gained_two)
+        outside = (one.current_player == 0) & (steps_one < cap)
+        if not outside.any():
+            break
+        first = one.legal_action_mask.argmax(axis=1)
+        for batch, steps in ((one, steps_one), (two, steps_two)):
+            B.step(batch, first, where=outside)
+            steps[outside] += 1
+    assert one.terminated.any() or (steps_one >= cap).any()

@@ -94,11 +94,31 @@ def bot_actions(batch: fast_batch.Batch, players: Sequence[str | None]) -> npt.N
     The choices come from each game's own generator, so they are reproducible; games that
     are over or wait for a throw get -1.
     """
+    c = compiled(batch.ruleset)
+    return fast_batch.choose(batch, _seat_codes(players), c.weights, c.hit)
+
+
+def play_until_outside(
+    batch: fast_batch.Batch,
+    players: Sequence[str | None],
+    steps: npt.NDArray[np.int64],
+    max_steps: int,
+    seat: int,
+) -> npt.NDArray[np.float32]:
+    """Let ``players[seat]`` play every game on (``random``, ``greedy``, or None for a seat
+    played from outside) until a seat played from outside is to act, the game is over or
+    ``steps[b]`` (counted up here) reaches ``max_steps``: :func:`bot_actions` and
+    :func:`pachisi.fast.batch.step` round by round, in one compiled call. Returns the
+    rewards of ``seat`` the steps brought."""
+    c = compiled(batch.ruleset)
+    return fast_batch.advance(batch, _seat_codes(players), c.weights, c.hit, steps, max_steps, seat)
+
+
+def _seat_codes(players: Sequence[str | None]) -> npt.NDArray[np.int32]:
+    """The kernels' codes of one player (or None) per seat."""
     if len(players) != 4:
         raise ValueError("need one player (or None) per seat")
     unknown = [p for p in players if p is not None and p not in PLAYERS]
     if unknown:
         raise FastEngineError(f"the compiled players are {', '.join(PLAYERS)}; not {unknown}")
-    codes = np.array([-1 if p is None else PLAYERS[p] for p in players], dtype=np.int32)
-    c = compiled(batch.ruleset)
-    return fast_batch.choose(batch, codes, c.weights, c.hit)
+    return np.array([-1 if p is None else PLAYERS[p] for p in players], dtype=np.int32)

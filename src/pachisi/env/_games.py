@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from pachisi.ai.compiled_bots import bot_actions
+from pachisi.ai.compiled_bots import bot_actions, play_until_outside
 from pachisi.fast import batch as B
 from pachisi.fast.codes import O_PROGRESS, O_THROW, O_THROW_K, O_TURN, decode
 from pachisi.fast.convert import action_id, action_of, to_state
@@ -198,6 +198,11 @@ class Games:
         self.batched = batched
         self.is_learner = np.array([s in seats for s in range(4)])
         self.names: list[str | None] = [p if isinstance(p, str) else None for p in policies]
+        # Every other seat played by a compiled player: they play in one compiled call
+        # between the learner's turns, and nothing they do can fail.
+        self.compiled_others = all(
+            self.is_learner[s] or isinstance(policies[s], str) for s in range(4)
+        )
         self.batch = B.init(ruleset, size, seed=0)
         self.steps = np.zeros(size, dtype=np.int64)
         self.rng = random.Random(0)
@@ -269,6 +274,11 @@ class Games:
         """Put the games back as they were before the block if it raises: the batch (its
         rows, generators, masks, players and rewards), the step counts and the bots'
         generator. What a policy keeps inside itself is its own."""
+        if self.compiled_others:
+            # Only the learner's own illegal action can fail, and it is refused before
+            # any game changes: nothing to put back.
+            yield
+            return
         batch = self.batch
         saved = {name: getattr(batch, name).copy() for name in _BATCH_STATE}
         steps = self.steps.copy()
@@ -286,6 +296,9 @@ class Games:
     def advance(self) -> npt.NDArray[np.float32]:
         """Play the other seats until every game waits for the learner, is over or is
         truncated; the learner's rewards."""
+        if self.compiled_others:
+            names = [None if self.is_learner[s] else self.names[s] for s in range(4)]
+            return play_until_outside(self.batch, names, self.steps, self.max_steps, self.seats[0])
         reward = np.zeros(self.size, dtype=np.float32)
         while True:
             cp = self.batch.current_player
@@ -308,7 +321,12 @@ class Games:
 
     def _check(self, actions: npt.NDArray[np.integer[Any]], games: npt.NDArray[np.bool_]) -> None:
         """Refuse the first action of ``games`` that is not legal there."""
-        for g in np.flatnonzero(games):
+        index = np.flatnonzero(games)
+        chosen = actions[index]
+        inside = (chosen >= 0) & (chosen < NUM_ACTIONS)
+        if inside.all() and self.batch.legal_action_mask[index, chosen].all():
+            return  # the usual case, checked at once; the loop below names the culprit
+        for g in index:
             a = int(actions[g])
             if not 0 <= a < NUM_ACTIONS:
                 raise IllegalActionError(f"action {a} is outside 0..{NUM_ACTIONS - 1}")

@@ -115,3 +115,22 @@ def play_seeded(
 def seed_generator(mt: _Words, seed: int) -> None: ...
 def mix_seed(x: int) -> int: ...
 def seed_generators_by_keys(mts: _Words, keys: _Words, lengths: npt.NDArray[np.int64]) -> None: ...
+def advance_batch(
+    rows: _Ints,
+    params: _Ints,
+    p: float,
+    weights: _Floats,
+    hit: _Floats,
+    bots: _Ints,
+    rngs: _Words,
+    choice_rngs: _Words,
+    sample: bool,
+    scratch: Scratch,
+    masks: _Bytes,
+    players: _Ints,
+    rewards: _Singles,
+    steps: npt.NDArray[np.int64],
+    max_steps: int,
+    seat: int,
+    gained: _Singles,
+) -> None: ...

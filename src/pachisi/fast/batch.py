@@ -45,6 +45,7 @@ __all__ = [
     "OBS_SIZE",
     "TERMINAL",
     "Batch",
+    "advance",
     "choose",
     "from_states",
     "init",
@@ -266,6 +267,34 @@ def choose(
         batch._scratch, actions,
     )  # fmt: skip
     return actions
+
+
+def advance(
+    batch: Batch,
+    bots: npt.NDArray[np.int32],
+    weights: npt.NDArray[np.float64],
+    hit: npt.NDArray[np.float64],
+    steps: npt.NDArray[np.int64],
+    max_steps: int,
+    seat: int,
+) -> npt.NDArray[np.float32]:
+    """Let the compiled players ``bots[seat]`` (as in :func:`choose`; -1 for a seat played
+    from outside) play every game on until a seat without one is to act, the game is over,
+    or ``steps[b]`` (the game's actions, counted up here) reaches ``max_steps``, in one
+    compiled call: what :func:`choose` and :func:`step` give round by round, since every
+    game draws from its own generators. Returns the rewards of ``seat`` those steps brought
+    (each step's rewards are in ``batch.rewards`` as after :func:`step`; the last step's
+    stay there).
+    """
+    params, p = engine_params(batch.ruleset)
+    gained = np.zeros(batch.size, dtype=np.float32)
+    core.advance_batch(
+        batch.rows, params, p, weights, hit, bots, batch.rngs, batch.choice_rngs,
+        batch.chance == "sample", batch._scratch, _masks(batch), batch.current_player,
+        batch.rewards, steps, max_steps, seat, gained,
+    )  # fmt: skip
+    _check_overflow(batch)
+    return gained
 
 
 def _check_overflow(batch: Batch) -> None:

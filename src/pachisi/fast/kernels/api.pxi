@@ -337,3 +337,29 @@ def seed_generators_by_keys(u32[:, ::1] mts, const u32[:, ::1] keys, const i64[:
     with nogil:
         for g in range(count):
             seed_mt_by_key(&mts[g, 0], <u32*>&keys[g, 0], lengths[g])
+
+
+def advance_batch(
+    i32[:, ::1] rows, const i32[::1] params, double p, const double[::1] weights,
+    const double[::1] hit, const i32[::1] bots, u32[:, ::1] rngs, u32[:, ::1] choice_rngs,
+    bint sample, Scratch scratch, char[:, ::1] masks, i32[::1] players, float[:, ::1] rewards,
+    i64[::1] steps, i64 max_steps, i64 seat, float[::1] gained,
+):
+    """Let the compiled players (``bots[seat]``; -1 for a seat played from outside) play
+    every game on until a seat without one is to act, the game is over or waits for a
+    throw, or it has had ``max_steps`` actions; ``steps`` counts the actions and
+    ``gained`` adds up ``seat``'s rewards."""
+    _check_batch(rows, params, rngs.shape[0], masks, players)
+    _check_players(weights, hit, bots)
+    cdef i64 count = rows.shape[0]
+    _check(rngs.shape[1] == MT_SIZE and choice_rngs.shape[0] == count and choice_rngs.shape[1] == MT_SIZE, "two generators per game")
+    _check(rewards.shape[0] == count and rewards.shape[1] == 4, "rewards are (games, 4)")
+    _check(steps.shape[0] == count and gained.shape[0] == count, "one entry per game")
+    _check(0 <= seat < 4, "the seat is 0..3")
+    if count:
+        with nogil:
+            c_advance_batch(
+                &rows[0, 0], count, <i32*>&params[0], p, <double*>&weights[0], <double*>&hit[0],
+                <i32*>&bots[0], &rngs[0, 0], &choice_rngs[0, 0], sample, scratch.work,
+                &masks[0, 0], &players[0], &rewards[0, 0], &steps[0], max_steps, seat, &gained[0],
+            )

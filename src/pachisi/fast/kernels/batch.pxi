@@ -181,3 +181,38 @@ cdef void c_choose_batch(i32* rows, i64 count, i32* params, double* weights, dou
         else:
             j = randbelow(rngs + b * MT_SIZE, n)
         actions[b] = work.acts[j]
+
+
+cdef void c_advance_batch(i32* rows, i64 count, i32* params, double p, double* weights, double* hit, i32* bots, u32* rngs, u32* choice_rngs, bint sample, Work* work, char* masks, i32* players, float* rewards, i64* steps, i64 max_steps, i64 seat, float* gained) noexcept nogil:
+    """Let the compiled players play every game on until a seat without one is to act
+    (``bots[seat]`` -1: the learner's), the game is over or waits for a throw, or it has
+    had ``max_steps`` actions: for the seat to act, its player's action (drawn from the
+    game's ``choice_rngs`` as :func:`c_choose_batch` draws it), applied as
+    :func:`c_step_batch` applies it. ``steps[b]`` counts the actions, and ``gained[b]``
+    adds up the rewards of ``seat`` they bring. Game by game: the games share nothing, so
+    this is what stepping them together round by round gives."""
+    cdef i32 evn[3]
+    memset(evn, 0, sizeof(evn))
+    cdef i64 n, j, who
+    for b in range(count):
+        st = rows + b * STATE_SIZE
+        mt = choice_rngs + b * MT_SIZE
+        while steps[b] < max_steps:
+            who = players[b]
+            if who < 0 or bots[who] < 0:
+                break
+            n = c_legal_actions(st, params, work.occ_n, work.occ, work.acts, work.pool)
+            if bots[who] == GREEDY_BOT:
+                j = greedy_choice(st, params, weights, hit, work.acts, n, mt, work)
+            else:
+                j = randbelow(mt, n)
+            for s in range(4):
+                rewards[4 * b + s] = 0.0
+            c_apply_action(st, params, work.acts[j], work.occ_n, work.occ, NULL, evn)
+            if sample:
+                settle_chance(st, params, p, rngs + b * MT_SIZE, NULL, evn)
+            players[b] = status(st, params, work.occ_n, work.occ, work.acts, work.pool, masks + b * NUM_ACTIONS)
+            if players[b] == TERMINAL_PLAYER:
+                rewards_of(st, params, rewards + 4 * b)
+            steps[b] += 1
+            gained[b] += rewards[4 * b + seat]
