@@ -21,6 +21,7 @@ from pachisi.fast.codes import O_PROGRESS, O_THROW, O_THROW_K, O_TURN, decode
 from pachisi.fast.convert import action_id, action_of, to_state
 from pachisi.fast.layout import MAX_ITEMS
 from pachisi.notation import write_position
+from pachisi.rules import board
 from pachisi.rules.actions import Action, IllegalActionError
 from pachisi.rules.choices import Teams
 from pachisi.rules.ruleset import Ruleset, parse_ruleset
@@ -131,7 +132,7 @@ def seat_roles(seats: tuple[int, ...], partner: Policy | None) -> list[str | Non
     for seat in range(4):
         if seat in seats:
             out.append(None)
-        elif len(seats) == 1 and seat == (seats[0] + 2) % 4 and partner is not None:
+        elif len(seats) == 1 and seat == board.partner(seats[0]) and partner is not None:
             out.append("partner")
         else:
             out.append("opponents")

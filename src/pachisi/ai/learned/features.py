@@ -72,7 +72,7 @@ from pachisi.fast.params import (
     SQUARES,
     TURNED,
 )
-from pachisi.rules.board import HOME, LAST_SQUARE, NUM_SQUARES
+from pachisi.rules.board import HOME, LAST_SQUARE, NUM_SQUARES, partner
 
 __all__ = ["FEATURES", "MAX_ACTIVE", "encode", "tables"]
 
@@ -196,7 +196,7 @@ def encode(
         base = F_SEAT + 7 * r
         kills = st[KILLS + seat]
         if kbh == 2 and not individual:
-            kills += st[KILLS + (seat + 2) % 4]
+            kills += st[KILLS + partner(seat)]
         home = 0
         togo = 0
         for i in range(4):
