@@ -27,6 +27,7 @@ from pachisi.review.model import (
     grade_of,
 )
 from pachisi.review.pool import process_pool
+from pachisi.review.reading import read_review
 
 __all__ = [
     "BEST",
@@ -51,6 +52,7 @@ __all__ = [
     "judge",
     "judge_all",
     "process_pool",
+    "read_review",
     "review",
     "tasks",
 ]

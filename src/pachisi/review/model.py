@@ -208,14 +208,6 @@ class Review:
             "summary": [s.to_json() for s in self.summary],
         }
 
-    @classmethod
-    def from_json(cls, data: object) -> Review:
-        """The review of a :meth:`to_json` document; ``ValueError`` saying what is wrong
-        with anything else."""
-        from pachisi.review._schema import review_from_json
-
-        return review_from_json(data)
-
 
 def _summary(seat: int, name: str, steps: Sequence[Verdict]) -> SeatSummary:
     counts = dict.fromkeys(GRADES, 0)

@@ -1,5 +1,7 @@
-"""Reading a review's JSON document back (:meth:`pachisi.review.model.Review.from_json`),
-checking every field: a bad document is a ``ValueError`` that names the field."""
+"""Reading a review's JSON document back (:func:`read_review`, the inverse of
+:meth:`pachisi.review.model.Review.to_json`), checking every field: a bad document is a
+``ValueError`` that names the field. It builds :class:`~pachisi.review.model.Review` values,
+so it sits above the model, which does not import it."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from pachisi.review.model import (
     Verdict,
 )
 
-__all__ = ["review_from_json"]
+__all__ = ["read_review"]
 
 T = TypeVar("T")
 
@@ -51,7 +53,7 @@ _MAX_STEPS: Final = 1_000_000
 """More steps than any record the reader takes holds (pachisi.notation.MAX_RECORD_LENGTH)."""
 
 
-def review_from_json(data: object) -> Review:
+def read_review(data: object) -> Review:
     """The :class:`Review` of ``data``; ``ValueError`` naming the first bad field."""
     top = _object(data, "the review", _TOP)
     version = top["version"]
