@@ -8,7 +8,8 @@ legal actions (sampled from the action mask) on one core.
   agent's ``env.step`` (``notation=True``, the default, is measured too).
 - Gym: ``PachisiEnv(ruleset, opponents="random")``; a step is the learner's ``env.step``
   (the opponents' moves inside it are not counted).
-- vector: ``PachisiVectorEnv(N, ruleset)``; a step of N environments counts N steps.
+- vector: ``PachisiVectorEnv(N, ruleset)``; a step of N environments counts N steps; the
+  last row is the largest N with ``threads=--threads`` (default 2).
 
 Only the environments' own calls are timed (``step``, and ``last`` for AEC), not the
 choice of the random actions. Each figure is the best of three rounds of about
@@ -29,7 +30,12 @@ from pachisi.env import env as make_aec
 from pachisi.env.gymnasium_env import PachisiEnv
 from pachisi.env.vector_env import PachisiVectorEnv
 
-TARGETS = {"AEC": 30_000, "Gym": 30_000, "vector 4096": 1_000_000}
+TARGETS = {
+    "AEC": 30_000,
+    "Gym": 30_000,
+    "vector 4096": 1_000_000,
+    "vector 4096, 2 threads": 1_000_000,
+}
 
 
 def best_of_three(round_: object, seconds: float) -> float:
@@ -77,8 +83,8 @@ def gym_rate(ruleset: str, seconds: float) -> float:
             return steps / spent
 
 
-def vector_rate(ruleset: str, size: int, seconds: float) -> float:
-    env = PachisiVectorEnv(size, ruleset=ruleset)
+def vector_rate(ruleset: str, size: int, seconds: float, threads: int = 1) -> float:
+    env = PachisiVectorEnv(size, ruleset=ruleset, threads=threads)
     obs, _ = env.reset(seed=3)
     rng = np.random.default_rng(3)
     steps = 0
@@ -101,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--ruleset", default="classic")
     parser.add_argument("--sizes", type=int, nargs="+", default=[256, 4096])
+    parser.add_argument("--threads", type=int, default=2, help="threads of the last row")
     args = parser.parse_args(argv)
     print("$ .venv/bin/python bench/env.py " + " ".join(sys.argv[1:]))
     print(f"# python {platform.python_version()}, {platform.machine()}, {args.ruleset}")
@@ -112,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     for size in args.sizes:
         rate = best_of_three(lambda s, n=size: vector_rate(args.ruleset, n, s), args.seconds)
         rows.append((f"vector {size}", rate))
+    size = args.sizes[-1]
+    rate = best_of_three(lambda s: vector_rate(args.ruleset, size, s, args.threads), args.seconds)
+    rows.append((f"vector {size}, {args.threads} threads", rate))
     print(f"{'environment':<16}{'steps/s':>12}{'target':>12}  met")
     for name, rate in rows:
         target = TARGETS.get(name)

@@ -228,3 +228,24 @@ def test_advance_plays_what_choosing_and_stepping_round_by_round_plays(rules: st
             B.step(batch, first, where=outside)
             steps[outside] += 1
     assert one.terminated.any() or (steps_one >= cap).any()
+
+
+def test_threads_step_the_same_games() -> None:
+    # Every game has its own row and generators: spread over threads, the batch plays the
+    # same games (600 games: three parts of at least MIN_PART).
+    from pachisi.ai.compiled_bots import bot_actions
+
+    ruleset = get_ruleset("classic")
+    one = B.init(ruleset, 3 * B.MIN_PART, seed=4)
+    three = B.init(ruleset, 3 * B.MIN_PART, seed=4, threads=3)
+    for _ in range(60):
+        actions = bot_actions(one, ["greedy", "random"] * 2)
+        assert np.array_equal(actions, bot_actions(three, ["greedy", "random"] * 2))
+        B.step(one, np.maximum(actions, 0))
+        B.step(three, np.maximum(actions, 0))
+    assert np.array_equal(one.rows, three.rows)
+    assert np.array_equal(one.legal_action_mask, three.legal_action_mask)
+    assert np.array_equal(one.observation(), three.observation())
+    assert len(three._scratches) == 3
+    with pytest.raises(ValueError, match="threads"):
+        B.init(ruleset, 4, threads=0)

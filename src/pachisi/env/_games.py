@@ -186,6 +186,7 @@ class Games:
         *,
         batched: bool,
         roles: Sequence[str | None] | None = None,
+        threads: int = 1,
     ) -> None:
         if max_steps < 1:
             raise ValueError("max_steps is at least 1")
@@ -204,7 +205,8 @@ class Games:
         self.compiled_others = all(
             self.is_learner[s] or isinstance(policies[s], str) for s in range(4)
         )
-        self.batch = B.init(ruleset, size, seed=0)
+        self.threads = threads
+        self.batch = B.init(ruleset, size, seed=0, threads=threads)
         self.steps = np.zeros(size, dtype=np.int64)
         self.rng = random.Random(0)
 
@@ -239,7 +241,7 @@ class Games:
 
     def start(self, seed: int, bot_seed: int) -> npt.NDArray[np.float32]:
         """New games, their chance seeded from ``seed``; the learner's rewards so far."""
-        self.batch = B.init(self.ruleset, self.size, seed=seed)
+        self.batch = B.init(self.ruleset, self.size, seed=seed, threads=self.threads)
         self.steps[:] = 0
         self.rng.seed(bot_seed)
         return self.advance()

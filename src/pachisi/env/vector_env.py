@@ -58,7 +58,8 @@ class PachisiVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray
     :class:`~pachisi.rules.actions.IllegalActionError` and changes no game. A batched
     callable that returns an illegal id raises :class:`~pachisi.env.PolicyError` (naming
     its seat, the game, the id and the legal ids), and the step is undone: every game is
-    as it was before it.
+    as it was before it. ``threads`` spreads the games' compiled work over that many
+    threads (:attr:`pachisi.fast.batch.Batch.threads`); the games do not depend on it.
     """
 
     # Gymnasium's wrappers read the autoreset mode from the metadata.
@@ -74,6 +75,7 @@ class PachisiVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray
         partner: str | BatchedPolicy | None = None,
         max_steps: int = 50_000,
         render_mode: str | None = None,
+        threads: int = 1,
     ) -> None:
         if num_envs < 1:
             raise ValueError("num_envs is at least 1")
@@ -85,7 +87,14 @@ class PachisiVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray
         policies = seat_policies(self.seats, opponents, partner)
         roles = seat_roles(self.seats, partner)
         self._games = Games(
-            self.ruleset, num_envs, self.seats, policies, max_steps, batched=True, roles=roles
+            self.ruleset,
+            num_envs,
+            self.seats,
+            policies,
+            max_steps,
+            batched=True,
+            roles=roles,
+            threads=threads,
         )
         self.single_observation_space = observation_space(self.ruleset)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)

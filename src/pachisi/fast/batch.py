@@ -21,7 +21,9 @@ names the game and changes nothing; there is no silent substitute. Games that ar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -60,6 +62,10 @@ TERMINAL: Final = TERMINAL_PLAYER
 CHANCE_MODES: Final = ("sample", "explicit")
 MAX_BATCH: Final = 10_000_000
 """The most games one batch holds (their rows take about 1 KB each)."""
+MAX_THREADS: Final = 256
+"""The most threads one batch spreads its games over."""
+MIN_PART: Final = 256
+"""The fewest games a thread is given: below that, starting it costs more than it saves."""
 
 
 @dataclass
@@ -84,8 +90,11 @@ class Batch:
     0 in a draw and before the end."""
     choice_rngs: npt.NDArray[np.uint32] = field(repr=False)
     """Each game's generator for its compiled players' choices (:func:`choose`)."""
-    _scratch: core.Scratch = field(repr=False, default_factory=core.Scratch)
-    """The kernels' buffers (one per batch: a batch is stepped by one thread at a time)."""
+    threads: int = 1
+    """How many threads the batch's games are spread over in each call (at least
+    :data:`MIN_PART` games each); the results do not depend on it."""
+    _scratches: list[core.Scratch] = field(repr=False, default_factory=list)
+    """The kernels' buffers, one per thread (a batch is stepped by one call at a time)."""
 
     @property
     def size(self) -> int:
@@ -114,7 +123,8 @@ class Batch:
             if who.shape != (self.size,) or who.min(initial=0) < 0 or who.max(initial=0) > 3:
                 raise ValueError(f"need one seat 0..3 per game ({self.size})")
         obs = np.zeros((self.size, OBS_SIZE), dtype=np.float32)
-        core.observe_batch(self.rows, engine_params(self.ruleset)[0], who, obs)
+        params = engine_params(self.ruleset)[0]
+        _spread(self, lambda g, _: core.observe_batch(self.rows[g], params, who[g], obs[g]))
         return obs
 
     def states(self) -> list[State]:
@@ -135,9 +145,39 @@ def _masks(batch: Batch) -> npt.NDArray[np.int8]:
     return batch.legal_action_mask.view(np.int8)
 
 
-def from_states(states: Sequence[State], *, seed: int = 0, chance: str = "sample") -> Batch:
+@functools.cache
+def _executor(threads: int) -> ThreadPoolExecutor:
+    """The threads that batches spreading over ``threads`` parts share (made on first use)."""
+    return ThreadPoolExecutor(max_workers=threads, thread_name_prefix="pachisi-batch")
+
+
+def _spread(batch: Batch, call: Callable[[slice, core.Scratch], None]) -> None:
+    """``call(games, scratch)`` over the batch's games: in one part, or in up to
+    ``batch.threads`` nearly equal parts side by side, each with buffers of its own. Every
+    game has its own row, generators, mask and rewards, and the kernels release the GIL, so
+    the parts give what one call gives."""
+    parts = max(1, min(batch.threads, batch.size // MIN_PART))
+    while len(batch._scratches) < parts:
+        batch._scratches.append(core.Scratch())
+    if parts == 1:
+        call(slice(0, batch.size), batch._scratches[0])
+        return
+    bounds = [batch.size * t // parts for t in range(parts + 1)]
+    pool = _executor(batch.threads)
+    done = [
+        pool.submit(call, slice(bounds[t], bounds[t + 1]), batch._scratches[t])
+        for t in range(parts)
+    ]
+    for part in done:
+        part.result()  # re-raises a part's error
+
+
+def from_states(
+    states: Sequence[State], *, seed: int = 0, chance: str = "sample", threads: int = 1
+) -> Batch:
     """A batch that starts from the given states (all of one ruleset), each a position a
-    game can reach (checked as the position reader checks)."""
+    game can reach (checked as the position reader checks), spread over ``threads``
+    threads in every call (:attr:`Batch.threads`)."""
     if not states:
         raise ValueError("a batch needs at least one game")
     seen: set[int] = set()
@@ -152,6 +192,7 @@ def from_states(states: Sequence[State], *, seed: int = 0, chance: str = "sample
     if chance not in CHANCE_MODES:
         raise ValueError(f"chance is {' or '.join(CHANCE_MODES)}, not {chance!r}")
     seed = whole("the batch seed", seed, 0, 2**40 - 1)
+    threads = whole("threads", threads, 1, MAX_THREADS)
     params, p = engine_params(ruleset)
     size = len(states)
     batch = Batch(
@@ -163,20 +204,34 @@ def from_states(states: Sequence[State], *, seed: int = 0, chance: str = "sample
         current_player=np.zeros(size, dtype=np.int32),
         rewards=np.zeros((size, 4), dtype=np.float32),
         choice_rngs=_seeded(size, seed, 1),
+        threads=threads,
     )
-    core.start_batch(
-        batch.rows, params, p, batch.rngs, chance == "sample", batch._scratch,
-        _masks(batch), batch.current_player,
+    masks = _masks(batch)
+    _spread(
+        batch,
+        lambda g, scratch: core.start_batch(
+            batch.rows[g], params, p, batch.rngs[g], chance == "sample", scratch, masks[g],
+            batch.current_player[g],
+        ),
     )  # fmt: skip
     _check_overflow(batch)
     return batch
 
 
-def init(ruleset: Ruleset, batch_size: int, *, seed: int = 0, chance: str = "sample") -> Batch:
+def init(
+    ruleset: Ruleset,
+    batch_size: int,
+    *,
+    seed: int = 0,
+    chance: str = "sample",
+    threads: int = 1,
+) -> Batch:
     """``batch_size`` new games of ``ruleset``; game ``b`` samples chance from its own
-    generator, seeded from ``seed`` and ``b``."""
+    generator, seeded from ``seed`` and ``b``. ``threads``: :attr:`Batch.threads`."""
     batch_size = whole("the batch size", batch_size, 1, MAX_BATCH)
-    return from_states([engine.new_game(ruleset)] * batch_size, seed=seed, chance=chance)
+    return from_states(
+        [engine.new_game(ruleset)] * batch_size, seed=seed, chance=chance, threads=threads
+    )
 
 
 def step(
@@ -210,10 +265,14 @@ def step(
             f"legal: {np.flatnonzero(batch.legal_action_mask[b]).tolist()}"
         )
     params, p = engine_params(batch.ruleset)
-    core.step_batch(
-        batch.rows, params, p, ids, active.view(np.int8), batch.rngs,
-        batch.chance == "sample", batch._scratch, _masks(batch), batch.current_player,
-        batch.rewards,
+    masks, stepped = _masks(batch), active.view(np.int8)
+    _spread(
+        batch,
+        lambda g, scratch: core.step_batch(
+            batch.rows[g], params, p, ids[g], stepped[g], batch.rngs[g],
+            batch.chance == "sample", scratch, masks[g], batch.current_player[g],
+            batch.rewards[g],
+        ),
     )  # fmt: skip
     _check_overflow(batch)
     return batch
@@ -237,9 +296,14 @@ def throw(batch: Batch, ks: Sequence[int] | npt.NDArray[np.integer]) -> Batch:
     if ((given < 0) | (given > cowries))[waiting].any():
         raise IllegalActionError(f"a throw of {cowries} cowries has 0..{cowries} mouths up")
     params, _ = engine_params(batch.ruleset)
-    core.throw_batch(
-        batch.rows, params, np.where(waiting, given, 0).astype(np.int32), batch._scratch,
-        _masks(batch), batch.current_player, batch.rewards,
+    thrown: npt.NDArray[np.int32] = np.where(waiting, given, 0).astype(np.int32)
+    masks = _masks(batch)
+    _spread(
+        batch,
+        lambda g, scratch: core.throw_batch(
+            batch.rows[g], params, thrown[g], scratch, masks[g], batch.current_player[g],
+            batch.rewards[g],
+        ),
     )  # fmt: skip
     _check_overflow(batch)
     return batch
@@ -262,9 +326,12 @@ def choose(
     """
     params, _ = engine_params(batch.ruleset)
     actions = np.empty(batch.size, dtype=np.int32)
-    core.choose_batch(
-        batch.rows, params, weights, hit, bots, batch.choice_rngs, batch.current_player,
-        batch._scratch, actions,
+    _spread(
+        batch,
+        lambda g, scratch: core.choose_batch(
+            batch.rows[g], params, weights, hit, bots, batch.choice_rngs[g],
+            batch.current_player[g], scratch, actions[g],
+        ),
     )  # fmt: skip
     return actions
 
@@ -288,10 +355,14 @@ def advance(
     """
     params, p = engine_params(batch.ruleset)
     gained = np.zeros(batch.size, dtype=np.float32)
-    core.advance_batch(
-        batch.rows, params, p, weights, hit, bots, batch.rngs, batch.choice_rngs,
-        batch.chance == "sample", batch._scratch, _masks(batch), batch.current_player,
-        batch.rewards, steps, max_steps, seat, gained,
+    masks = _masks(batch)
+    _spread(
+        batch,
+        lambda g, scratch: core.advance_batch(
+            batch.rows[g], params, p, weights, hit, bots, batch.rngs[g], batch.choice_rngs[g],
+            batch.chance == "sample", scratch, masks[g], batch.current_player[g],
+            batch.rewards[g], steps[g], max_steps, seat, gained[g],
+        ),
     )  # fmt: skip
     _check_overflow(batch)
     return gained
