@@ -199,3 +199,14 @@ def test_the_switch_table_serialises_as_before() -> None:
     assert SWITCH_BY_KEY["teams"].choices == ("pairs", "individual")
     assert all(type(c) is str for s in SWITCHES for c in s.choices)
     assert json.dumps(list(SWITCH_BY_KEY["split_throw"].choices)) == '["none", "split", "group"]'
+
+
+def test_a_ruleset_keeps_its_hash_but_does_not_pickle_it() -> None:
+    import pickle
+
+    r = parse_ruleset("wikipedia-full+teams=individual")
+    assert hash(r) == hash(parse_ruleset("wikipedia-full+teams=individual"))
+    assert "_hash" in r.__dict__  # computed once, then kept
+    back = pickle.loads(pickle.dumps(r))
+    assert "_hash" not in back.__dict__  # this process computes its own
+    assert back == r and hash(back) == hash(r)

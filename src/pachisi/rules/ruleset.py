@@ -113,6 +113,22 @@ class Ruleset:
     def __str__(self) -> str:
         return self._text
 
+    def __hash__(self) -> int:
+        return self._hash
+
+    @functools.cached_property
+    def _hash(self) -> int:
+        # The hash of the fields, as the dataclass would compute it, once: rulesets key the
+        # compiled engine's caches, which every batch and environment step asks.
+        return hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+
+    def __getstate__(self) -> dict[str, object]:
+        # A string's hash differs from process to process: a pickled ruleset (sent to a
+        # worker) must not carry the hash it had here.
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
     @functools.cached_property
     def _text(self) -> str:
         # Every position string names its ruleset, and a server writes one per move.
