@@ -64,9 +64,9 @@ SWITCH_COMBOS = (
     "classic+first_player=seat0+triple_cancel=group+triple_scope=turn",
     "wikipedia-full+castle_mode=inert+blockade=true",
 )
-"""Issue 22's 20 switch combinations beside the named rulesets (``--combos``): each switch
-of RULES.md E.1 away from its default at least once where the compiled engine plays it,
-``stacking=none`` with R-FROZEN first."""
+"""Issue 22's 20 switch combinations beside the named rulesets (``--combos``): castles,
+stacking, captures, splits, collecting, pyadas, teams, laps, blockades, entry and
+first-player rules away from their defaults, ``stacking=none`` with R-FROZEN first."""
 
 MAX_STEPS = 60_000
 """play_both's cap on throws and actions; random games take 400 to 1,600 steps."""
