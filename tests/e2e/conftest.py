@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.cluster.harness import scratch_database
 from tests.e2e.server import Server
 
 CHROMIUM = shutil.which("chromium")
@@ -49,11 +50,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session", params=_DATABASES)
-def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A database for one run of the suite: a new SQLite file, or the test PostgreSQL."""
+def database_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A database for one run of the suite: a new SQLite file, or a new database on the
+    test PostgreSQL (dropped afterwards), so that the suite's processes (``pytest -n 2``)
+    never see each other's games."""
     if request.param == "postgresql":
-        return os.environ["PACHISI_TEST_DATABASE_URL"]
-    return f"sqlite:///{tmp_path_factory.mktemp('e2e-db') / 'pachisi.db'}"
+        with scratch_database(os.environ["PACHISI_TEST_DATABASE_URL"]) as url:
+            yield url
+        return
+    yield f"sqlite:///{tmp_path_factory.mktemp('e2e-db') / 'pachisi.db'}"
 
 
 @pytest.fixture()
@@ -77,7 +84,7 @@ def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
 def own_server(database_url: str, tmp_path: Path) -> Iterator[Server]:
     """A server of the test's own, for a test that stops and restarts it: on SQLite with a
     file of its own, so that it never plays the session server's games; on PostgreSQL in
-    the same database (the test database is all there is), where the session server's
+    the session's database (a server has no other), where the session server's
     games are all waiting for people by the time this runs."""
     pytest.importorskip("pachisi.web.app", reason="the web server is not in this tree yet")
     if database_url.startswith("sqlite"):
