@@ -216,32 +216,21 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def compiled_rate(ruleset: Ruleset, seconds: float, seed: int, threads: int = 1) -> float:
-    """Compiled random playouts per second at batch 4096 for about ``seconds``."""
+def compiled_rate(
+    ruleset: Ruleset, seconds: float, seed: int, threads: int = 1
+) -> tuple[float, float]:
+    """Compiled random playouts and their actions per second at batch 4096 for about
+    ``seconds``."""
     start = engine.new_game(ruleset)
     size = BATCH_SIZES[-1]
-    played = 0
+    played = acted = 0
     began = time.perf_counter()
     while True:
-        playouts(start, size, seed=seed + played, threads=threads)
+        acted += int(playouts(start, size, seed=seed + played, threads=threads).actions.sum())
         played += size
         elapsed = time.perf_counter() - began
         if elapsed >= seconds:
-            return played / elapsed
-
-
-def compiled_actions(ruleset: Ruleset, seconds: float, seed: int) -> float:
-    """Compiled random playouts' actions per second at batch 4096 for about ``seconds``."""
-    start = engine.new_game(ruleset)
-    acted = 0
-    began = time.perf_counter()
-    call = 0
-    while True:
-        acted += int(playouts(start, BATCH_SIZES[-1], seed=seed + call).actions.sum())
-        call += 1
-        elapsed = time.perf_counter() - began
-        if elapsed >= seconds:
-            return acted / elapsed
+            return played / elapsed, acted / elapsed
 
 
 def simulate_rate(ruleset: Ruleset, seconds: float, seed: int) -> float:
@@ -282,7 +271,7 @@ def compiled_targets(names: list[str], args: argparse.Namespace) -> None:
         ref, fast = best_in_turns(
             [
                 lambda r, rs=ruleset: games / reference_measure(rs, games, 1)[0],
-                lambda r, rs=ruleset: compiled_rate(rs, s, 9_000_000 + r * 100_000),
+                lambda r, rs=ruleset: compiled_rate(rs, s, 9_000_000 + r * 100_000)[0],
             ],
             rounds,
         )
@@ -296,7 +285,7 @@ def compiled_targets(names: list[str], args: argparse.Namespace) -> None:
         c_rate, actions = best_in_turns(
             [
                 lambda r: yardstick.decisions_per_second(100_000, seed=1 + r),
-                lambda r: compiled_actions(ludii, s, 8_000_000 + r * 100_000),
+                lambda r: compiled_rate(ludii, s, 8_000_000 + r * 100_000)[1],
             ],
             rounds,
         )
@@ -305,7 +294,7 @@ def compiled_targets(names: list[str], args: argparse.Namespace) -> None:
         print(f"ludii against the C yardstick: not measured ({missing})")
     batch, simulated = best_in_turns(
         [
-            lambda r: compiled_rate(ludii, s, 7_000_000 + r * 100_000),
+            lambda r: compiled_rate(ludii, s, 7_000_000 + r * 100_000)[0],
             lambda r: simulate_rate(ludii, s, 6_000_000 + r * 100_000),
         ],
         rounds,
@@ -313,8 +302,8 @@ def compiled_targets(names: list[str], args: argparse.Namespace) -> None:
     line("ludii simulate : batch games/s", simulated, batch, SIMULATE_SHARE)
     one, two = best_in_turns(
         [
-            lambda r: compiled_rate(ludii, s, 5_000_000 + r * 100_000),
-            lambda r: compiled_rate(ludii, s, 5_000_000 + r * 100_000, threads=2),
+            lambda r: compiled_rate(ludii, s, 5_000_000 + r * 100_000)[0],
+            lambda r: compiled_rate(ludii, s, 5_000_000 + r * 100_000, threads=2)[0],
         ],
         rounds,
     )

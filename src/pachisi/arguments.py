@@ -18,10 +18,13 @@ import numpy as np
 from pachisi.rules.invariants import InvalidStateError, check_state
 from pachisi.rules.state import State
 
-__all__ = ["INT32_MAX", "reachable", "whole"]
+__all__ = ["INT32_MAX", "MAX_THREADS", "reachable", "whole"]
 
 INT32_MAX = 2**31 - 1
 """The largest count the kernels keep (turns, steps and statistics are ``int32``)."""
+MAX_THREADS = 256
+"""The most threads the compiled engine spreads one call's games over (``simulate``,
+playouts, batches)."""
 
 
 def whole(name: str, value: object, low: int, high: int) -> int:

@@ -47,6 +47,7 @@ from pachisi.ai.evaluation import sides
 from pachisi.ai.games import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
 from pachisi.ai.hints import DEFAULT_LEVEL, hint
 from pachisi.ai.players import PLAYER_NAMES, make_player
+from pachisi.arguments import MAX_THREADS
 from pachisi.describe import DESCRIPTIONS, describe_action, situation
 from pachisi.notation import (
     NotationError,
@@ -71,7 +72,6 @@ from pachisi.rules.state import CHANCE, State
 from pachisi.savefile import SavePathError, check_save_path, save_text
 from pachisi.simulate import (
     ENGINES,
-    MAX_THREADS,
     Summary,
     fast_plays,
     simulate,

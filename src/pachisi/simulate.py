@@ -25,10 +25,11 @@ from typing import Any, Final
 
 from pachisi.ai.bots import Bot
 from pachisi.ai.games import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS, GameStats, play_game
-from pachisi.arguments import INT32_MAX, whole
+from pachisi.arguments import INT32_MAX, MAX_THREADS, whole
 from pachisi.rules import cowries, engine
 from pachisi.rules.choices import Teams
 from pachisi.rules.ruleset import Ruleset
+from pachisi.rules.state import DRAW
 
 __all__ = ["ENGINES", "Summary", "simulate", "wilson_interval"]
 
@@ -116,8 +117,6 @@ _CHUNK: Final = 64
 """Games handed to a worker (or played between progress reports) at a time."""
 _FAST_CHUNK: Final = 1024
 """The same on the compiled engine, whose games cost little against a call's overhead."""
-MAX_THREADS: Final = 256
-"""The most threads ``simulate`` spreads the compiled engine's games over."""
 
 
 def simulate(
@@ -233,26 +232,19 @@ def _fast_chunk(
         threads=threads,
     )
     out = []
-    # Read from the final rows: turning every row into a reference state would cost more
-    # than playing the game. A game handed over to the reference engine has its state.
-    winners = result.winners.tolist()
+    # Read from the results' arrays: turning every row into a reference state would cost
+    # more than playing the game.
     turns = result.turns.tolist()
-    for j in range(len(indices)):
-        winner, turn = winners[j], turns[j]
-        if j in result.handed_over:
-            state = result.handed_over[j]
-            outcome = engine.outcome(state)
-            winner = -1 if outcome is None else -2 if outcome.is_draw else state.winner
-            turn = state.turn
+    for j, winner in enumerate(result.winners.tolist()):
         out.append(
             GameStats(
                 throws=int(result.throws[j]),
                 actions=int(result.actions[j]),
                 captures=int(result.captures[j]),
-                turns=turn,
+                turns=turns[j],
                 winner=winner if winner >= 0 else None,
                 winning_seats=engine.side_seats(ruleset, winner) if winner >= 0 else (),
-                drawn=winner == -2,
+                drawn=winner == DRAW,
             )
         )
     return out

@@ -19,9 +19,10 @@ PRELUDE = (
 )
 
 
-def run(code: str) -> subprocess.CompletedProcess[str]:
+def run(code: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``code`` in a fresh interpreter without the extensions, ``argv`` its arguments."""
     return subprocess.run(
-        [sys.executable, "-c", PRELUDE + code],
+        [sys.executable, "-c", PRELUDE + code, *argv],
         capture_output=True,
         text=True,
         timeout=120,
@@ -72,16 +73,10 @@ def test_pachisi_and_the_reference_engine_work_without_it() -> None:
 def test_simulate_falls_back_to_the_reference_engine_or_refuses_an_explicit_fast() -> None:
     cli = "from pachisi.cli import main; sys.exit(main(sys.argv[1:]))"
     argv = ["simulate", "--games", "2", "--seed", "1", "--json"]
-    done = subprocess.run(
-        [sys.executable, "-c", PRELUDE + cli, *argv],
-        capture_output=True, text=True, timeout=120, env=ENV, check=False,
-    )  # fmt: skip
+    done = run(cli, *argv)
     assert done.returncode == 0, done.stderr
     assert "not built" in done.stderr and "playing with the reference engine" in done.stderr
     assert '"games": 2' in done.stdout
-    done = subprocess.run(
-        [sys.executable, "-c", PRELUDE + cli, *argv, "--engine", "fast"],
-        capture_output=True, text=True, timeout=120, env=ENV, check=False,
-    )  # fmt: skip
+    done = run(cli, *argv, "--engine", "fast")
     assert done.returncode == 2
     assert "--engine fast" in done.stderr and "not built" in done.stderr

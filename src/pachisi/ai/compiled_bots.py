@@ -77,14 +77,7 @@ def compiled(ruleset: Ruleset) -> Compiled:
 def player_codes(names: Sequence[str]) -> npt.NDArray[np.int32]:
     """The kernels' code of each seat's player; :class:`FastEngineError` unless ``names``
     has one compiled player per seat."""
-    if len(names) != 4:
-        raise FastEngineError(f"need one player per seat (4), got {len(names)}")
-    unknown = [n for n in names if n not in PLAYERS]
-    if unknown:
-        raise FastEngineError(
-            f"the compiled engine plays {', '.join(PLAYERS)}; not {', '.join(unknown)}"
-        )
-    return np.array([PLAYERS[n] for n in names], dtype=np.int32)
+    return _codes(names, outside=False)
 
 
 def bot_actions(batch: fast_batch.Batch, players: Sequence[str | None]) -> npt.NDArray[np.int32]:
@@ -95,7 +88,7 @@ def bot_actions(batch: fast_batch.Batch, players: Sequence[str | None]) -> npt.N
     are over or wait for a throw get -1.
     """
     c = compiled(batch.ruleset)
-    return fast_batch.choose(batch, _seat_codes(players), c.weights, c.hit)
+    return fast_batch.choose(batch, _codes(players, outside=True), c.weights, c.hit)
 
 
 def play_until_outside(
@@ -111,14 +104,18 @@ def play_until_outside(
     :func:`pachisi.fast.batch.step` round by round, in one compiled call. Returns the
     rewards of ``seat`` the steps brought."""
     c = compiled(batch.ruleset)
-    return fast_batch.advance(batch, _seat_codes(players), c.weights, c.hit, steps, max_steps, seat)
+    codes = _codes(players, outside=True)
+    return fast_batch.advance(batch, codes, c.weights, c.hit, steps, max_steps, seat)
 
 
-def _seat_codes(players: Sequence[str | None]) -> npt.NDArray[np.int32]:
-    """The kernels' codes of one player (or None) per seat."""
+def _codes(players: Sequence[str | None], *, outside: bool) -> npt.NDArray[np.int32]:
+    """The kernels' code of each seat's player, -1 for None (a seat played from outside)
+    where ``outside`` allows one; :class:`FastEngineError` for anything else."""
     if len(players) != 4:
-        raise ValueError("need one player (or None) per seat")
-    unknown = [p for p in players if p is not None and p not in PLAYERS]
+        raise FastEngineError(f"need one player per seat (4), got {len(players)}")
+    unknown = [str(p) for p in players if p not in PLAYERS and not (outside and p is None)]
     if unknown:
-        raise FastEngineError(f"the compiled players are {', '.join(PLAYERS)}; not {unknown}")
+        raise FastEngineError(
+            f"the compiled engine plays {', '.join(PLAYERS)}; not {', '.join(unknown)}"
+        )
     return np.array([-1 if p is None else PLAYERS[p] for p in players], dtype=np.int32)

@@ -16,7 +16,6 @@ that outgrows the compiled engine's state row goes on in the reference game loop
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -25,7 +24,8 @@ import numpy.typing as npt
 
 from pachisi.ai.compiled_bots import REFERENCE, Compiled, compiled, player_codes
 from pachisi.ai.games import play_on
-from pachisi.arguments import INT32_MAX, reachable, whole
+from pachisi.arguments import INT32_MAX, MAX_THREADS, reachable, whole
+from pachisi.fast.batch import run_in_parts
 from pachisi.fast.convert import to_row, to_state
 from pachisi.fast.generators import MT_SIZE, mt_random, text_seeded
 from pachisi.fast.layout import MAX_ITEMS, OVERFLOW, STATE_SIZE, TURN, WINNER
@@ -38,7 +38,6 @@ from pachisi.rules.state import State
 
 __all__ = [
     "MAX_PLAYOUTS",
-    "MAX_THREADS",
     "GameResults",
     "PlayoutResults",
     "final_states",
@@ -64,13 +63,21 @@ class GameResults:
 
     @property
     def winners(self) -> npt.NDArray[np.int32]:
-        """The winning team (seat under ``teams=individual``); -2 a draw, -1 unfinished."""
-        return self.rows[:, WINNER].copy()
+        """The winning team (seat under ``teams=individual``), as
+        :attr:`pachisi.rules.state.State.winner`: ``DRAW`` (-2) a draw, ``NO_WINNER`` (-1)
+        unfinished. A game handed over answers from its final state."""
+        out = self.rows[:, WINNER].copy()
+        for j, state in self.handed_over.items():
+            out[j] = state.winner
+        return out
 
     @property
     def turns(self) -> npt.NDArray[np.int32]:
         """The turn each game ended in (as :attr:`pachisi.rules.state.State.turn`)."""
-        return self.rows[:, TURN].copy()
+        out = self.rows[:, TURN].copy()
+        for j, state in self.handed_over.items():
+            out[j] = state.turn
+        return out
 
     def final_state(self, j: int, ruleset: Ruleset) -> State:
         """The reference state game ``j`` ended in."""
@@ -82,23 +89,11 @@ class GameResults:
 PlayoutResults = GameResults
 
 
-MAX_THREADS: Final = 256
-"""The most threads one call spreads its games over."""
-
-
 def _spread(count: int, threads: int, play: Callable[[int, int], None]) -> None:
-    """Call ``play(start, stop)`` on ``threads`` nearly equal parts of ``range(count)``,
-    in parallel: the kernels release the GIL, and every game is independent of the others
-    (its own row, generators and statistics), so the parts give the results one call
-    would."""
-    parts = max(1, min(threads, count))
-    bounds = [count * t // parts for t in range(parts + 1)]
-    if parts == 1:
-        play(0, count)
-        return
-    with ThreadPoolExecutor(max_workers=parts) as pool:
-        # list() re-raises the first error of any part.
-        list(pool.map(play, bounds[:-1], bounds[1:]))
+    """``play(start, stop)`` on up to ``threads`` parts of ``range(count)`` side by side:
+    every game has its own row, generators and statistics (the kernels allocate their own
+    buffers), so the parts give the results one call would."""
+    run_in_parts(count, min(threads, count), lambda _, start, stop: play(start, stop))
 
 
 def _run(

@@ -30,7 +30,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from pachisi.arguments import reachable, whole
+from pachisi.arguments import MAX_THREADS, reachable, whole
 from pachisi.fast.codes import CHANCE_PLAYER, NUM_ACTIONS, OBS_SIZE, TERMINAL_PLAYER
 from pachisi.fast.convert import action_of, to_row, to_state
 from pachisi.fast.layout import MAX_ITEMS, OVERFLOW
@@ -51,6 +51,7 @@ __all__ = [
     "choose",
     "from_states",
     "init",
+    "run_in_parts",
     "step",
     "throw",
 ]
@@ -62,8 +63,6 @@ TERMINAL: Final = TERMINAL_PLAYER
 CHANCE_MODES: Final = ("sample", "explicit")
 MAX_BATCH: Final = 10_000_000
 """The most games one batch holds (their rows take about 1 KB each)."""
-MAX_THREADS: Final = 256
-"""The most threads one batch spreads its games over."""
 MIN_PART: Final = 256
 """The fewest games a thread is given: below that, starting it costs more than it saves."""
 
@@ -146,30 +145,37 @@ def _masks(batch: Batch) -> npt.NDArray[np.int8]:
 
 
 @functools.cache
-def _executor(threads: int) -> ThreadPoolExecutor:
-    """The threads that batches spreading over ``threads`` parts share (made on first use)."""
-    return ThreadPoolExecutor(max_workers=threads, thread_name_prefix="pachisi-batch")
+def _executor(parts: int) -> ThreadPoolExecutor:
+    """The threads that calls spread over ``parts`` parts share (made on first use)."""
+    return ThreadPoolExecutor(max_workers=parts, thread_name_prefix="pachisi-fast")
+
+
+def run_in_parts(count: int, parts: int, call: Callable[[int, int, int], None]) -> None:
+    """``call(part, start, stop)`` on ``parts`` nearly equal parts of ``range(count)``, side
+    by side (``parts`` is at most ``count``; one part runs in the caller's thread). For
+    games that share nothing, each part in buffers of its own: the kernels release the GIL,
+    so the parts give what one call gives. A part's error is raised here."""
+    if parts <= 1:
+        call(0, 0, count)
+        return
+    bounds = [count * t // parts for t in range(parts + 1)]
+    pool = _executor(parts)
+    done = [pool.submit(call, t, bounds[t], bounds[t + 1]) for t in range(parts)]
+    for part in done:
+        part.result()
 
 
 def _spread(batch: Batch, call: Callable[[slice, core.Scratch], None]) -> None:
-    """``call(games, scratch)`` over the batch's games: in one part, or in up to
-    ``batch.threads`` nearly equal parts side by side, each with buffers of its own. Every
-    game has its own row, generators, mask and rewards, and the kernels release the GIL, so
-    the parts give what one call gives."""
+    """``call(games, scratch)`` over the batch's games, in up to ``batch.threads`` parts of
+    at least :data:`MIN_PART` games (:func:`run_in_parts`), each with buffers of its own."""
     parts = max(1, min(batch.threads, batch.size // MIN_PART))
     while len(batch._scratches) < parts:
         batch._scratches.append(core.Scratch())
-    if parts == 1:
-        call(slice(0, batch.size), batch._scratches[0])
-        return
-    bounds = [batch.size * t // parts for t in range(parts + 1)]
-    pool = _executor(batch.threads)
-    done = [
-        pool.submit(call, slice(bounds[t], bounds[t + 1]), batch._scratches[t])
-        for t in range(parts)
-    ]
-    for part in done:
-        part.result()  # re-raises a part's error
+    run_in_parts(
+        batch.size,
+        parts,
+        lambda t, start, stop: call(slice(start, stop), batch._scratches[t]),
+    )
 
 
 def from_states(
