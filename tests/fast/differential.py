@@ -16,6 +16,7 @@ from pachisi.fast.native import core
 from pachisi.fast.params import compile_ruleset
 from pachisi.notation import write_position
 from pachisi.rules import cowries, engine
+from pachisi.rules.actions import Action
 from pachisi.rules.ruleset import parse_ruleset
 from pachisi.rules.state import CHANCE, State
 
@@ -24,8 +25,9 @@ Scratch = core.Scratch
 
 def compare_step(
     state: State, move: object, row: np.ndarray, params: np.ndarray, w: Scratch
-) -> str:
-    """Apply ``move`` (a throw ``k`` or an Action) in both engines; '' if they agree."""
+) -> tuple[str, State]:
+    """Apply ``move`` (a throw ``k`` or an Action) in both engines: ('' if they agree, else
+    the difference; the reference state after the move)."""
     r = state.ruleset
     if isinstance(move, int):
         after, events = engine.apply_chance(state, move)
@@ -38,23 +40,30 @@ def compare_step(
         return (
             f"state after {move}:\n  from {write_position(state)}\n"
             f"  ref  {write_position(after)}\n  fast {fast}"
-        )
+        ), after
     fast_events = events_of(ev, len(ev))
     if fast_events != events:
         ref_events = [str(e) for e in events]
-        return f"events after {move}: ref {ref_events} fast {[str(e) for e in fast_events]}"
-    return ""
+        return (
+            f"events after {move}: ref {ref_events} fast {[str(e) for e in fast_events]}",
+            after,
+        )
+    return "", after
 
 
-def compare_legal(state: State, row: np.ndarray, params: np.ndarray, w: Scratch) -> str:
-    """The legal actions of both engines, in order; '' if they agree."""
-    ref = [action_id(a, state.ruleset) for a in engine.legal_actions(state)]
+def compare_legal(
+    state: State, row: np.ndarray, params: np.ndarray, w: Scratch
+) -> tuple[str, tuple[Action, ...]]:
+    """The legal actions of both engines, in order: ('' if they agree, else the
+    difference; the reference engine's list)."""
+    actions = engine.legal_actions(state)
+    ref = [action_id(a, state.ruleset) for a in actions]
     fast = core.legal_actions(row, params, w).tolist()
     if fast != ref:
         names = [str(action_of(a, state)) for a in fast]
-        listed = [str(a) for a in engine.legal_actions(state)]
-        return f"legal actions at {write_position(state)}: ref {listed} fast {names}"
-    return ""
+        listed = [str(a) for a in actions]
+        return f"legal actions at {write_position(state)}: ref {listed} fast {names}", actions
+    return "", actions
 
 
 def play_both(rules: str, seed: int, max_steps: int = 60_000) -> tuple[str, int]:
@@ -71,13 +80,11 @@ def play_both(rules: str, seed: int, max_steps: int = 60_000) -> tuple[str, int]
         if engine.current_player(state) == CHANCE:
             move: object = cowries.throw(rng, r.cowries, r.p_mouth_up)
         else:
-            problem = compare_legal(state, row, params, w)
+            problem, actions = compare_legal(state, row, params, w)
             if problem:
                 return problem, step
-            actions = engine.legal_actions(state)
             move = actions[rng.randrange(len(actions))]
-        problem = compare_step(state, move, row, params, w)
+        problem, state = compare_step(state, move, row, params, w)
         if problem:
             return problem, step
-        state = engine.apply(state, move)[0]  # type: ignore[arg-type]
     return "", max_steps

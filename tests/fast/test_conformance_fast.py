@@ -101,7 +101,7 @@ def replay_fast(game: dict[str, Any]) -> list[str]:
         problem = _same_step(ref, row, events, ev)
         if problem:
             return [f"step {n}, throw {step['pips']}: the engines differ: {problem}"]
-        problem = compare_legal(ref, row, params, w)
+        problem = compare_legal(ref, row, params, w)[0]
         if problem:
             return [f"step {n}: the engines differ: {problem}"]
 

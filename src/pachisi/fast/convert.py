@@ -115,7 +115,8 @@ def to_state(row: Row, ruleset: Ruleset) -> State:
         raise FastEngineError(
             f"a series of throws went past the {MAX_ITEMS} collected throws a row holds"
         )
-    r = [int(x) for x in row]
+    # One conversion to Python ints for the whole row, not one numpy scalar per field.
+    r: list[int] = row.tolist()
     stage = Stage(r[STAGE])
     records = tuple(
         CaptureRecord(*r[RECS + i * REC_FIELDS : RECS + (i + 1) * REC_FIELDS])
