@@ -30,26 +30,33 @@ cdef inline bint can_use_something(i32* st, i32* params, i32* occ_n, i32* occ, i
     """
     m = mover_of(st, params, seat)
     cowries = params[P_COWRIES]
+    # The values are tried from the smallest up (wrapping around the table): a small
+    # step overshoots home least, so the first try usually settles it. The order does not
+    # change the answer, only how soon it comes.
+    first = 0
+    for k in range(1, cowries + 1):
+        if params[P_TABLE + k] < params[P_TABLE + first]:
+            first = k
     if params[P_LUDII]:
         if not (st[ENTERED] >> m) & 1:
             return False
         for i in range(4):
             p = st[POS + 4 * m + i]
-            if 0 < p < HOME:
-                for k in range(cowries + 1):
-                    if p + params[P_TABLE + k] <= LAST_SQUARE:
-                        return True
+            if 0 < p < HOME and p + params[P_TABLE + first] <= LAST_SQUARE:
+                return True
         return False
     if not (params[P_PYADA] and params[P_PYADA_ATTACHED]):
         for i in range(4):
             g = 4 * m + i
             p = st[POS + g]
             if 1 <= p <= LAST_SQUARE:
-                for k in range(cowries + 1):
+                k = first
+                for _ in range(cowries + 1):
                     if _distinct(params, k) and move_legal_inline(
                         st, params, occ_n, occ, m, g, 1, params[P_TABLE + k]
                     ):
                         return True
+                    k = 0 if k == cowries else k + 1
     if waiting(st, m) >= 0:
         for k in range(cowries + 1):
             v = params[P_TABLE + k]
@@ -68,7 +75,11 @@ cdef bint is_frozen(i32* st, i32* params, i32* occ_n, i32* occ) noexcept nogil:
     caller's occupancy scratch, filled here."""
     if st[STAGE] == THROW_OFF_STAGE:
         return False
-    occupancy(st, params, occ_n, occ)
+    # Ludii's cheap test reads progress only (its moves never look at other pieces), and
+    # under Ludii's flow the scratch is not kept up to date, so filling it would cost a
+    # whole fill after every action.
+    if not params[P_LUDII]:
+        occupancy(st, params, occ_n, occ)
     seats = 0
     for j in range(4):
         seat = (st[SEAT] + j) % 4
@@ -101,7 +112,7 @@ cdef bint all_stuck(i32* st, i32* params, i64 seats) noexcept nogil:
     cdef i32 fresh[STATE_SIZE]
     cdef i32 trial[STATE_SIZE]
     memset(occ_n, 0, sizeof(occ_n))
-    memset(&pool, 0, sizeof(pool))
+    clear_pool(&pool)
     memset(evn, 0, sizeof(evn))
     for seat in range(4):
         if not (seats >> seat) & 1:

@@ -278,6 +278,14 @@ cdef inline i64 ludii_uses(i32* st, i32* params, i64 m, i64 v, i32* out, i64 n) 
     return n
 
 
+cdef inline void clear_pool(Pool* pool) noexcept nogil:
+    """Make a pool on the stack ready, as :func:`new_pool` leaves one: only the levels'
+    metadata must start at zero (empty occupancy counts, no memo, events off); the rows and
+    occupancy lists are written before they are read. A whole pool is about 48 KB, and
+    R-FROZEN's exact test sets one up each time it runs."""
+    memset(pool.meta, 0, sizeof(pool.meta))
+
+
 cdef Pool* new_pool() noexcept nogil:
     """Scratch for the split search: a state row, occupancy and event counts per level,
     zeroed (so every level's events are off); NULL if memory ran out. Free it with

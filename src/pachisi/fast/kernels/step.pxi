@@ -141,7 +141,7 @@ cdef (bint, bint) _forfeit_check(i32* st, i32* params, i32* occ_n, i32* occ) noe
     cdef bint only_decline, pyada_usable
     cdef i32 out[MAX_LIST]
     cdef Pool pool
-    memset(&pool, 0, sizeof(pool))
+    clear_pool(&pool)
     n = raw_legal_actions(st, params, occ_n, occ, out, &pool)
     only_decline = n == 1 and out[0] == 0
     pyada_usable = False

@@ -50,6 +50,12 @@ cdef struct Work:
 # Bit intrinsics the hot loops use (one instruction each where the machine has one).
 cdef extern from *:
     """
+    static inline int64_t pachisi_popcount(uint64_t x) {
+        x = x - ((x >> 1) & 0x5555555555555555ull);
+        x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+        return (int64_t)((x * 0x0101010101010101ull) >> 56);
+    }
     static inline int64_t pachisi_reverse32(int64_t x) {
         uint32_t v = (uint32_t)x;
         v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
@@ -59,8 +65,10 @@ cdef extern from *:
         return (int64_t)v;
     }
     """
-    # The number of set bits of x.
-    i64 popcount "__builtin_popcountll"(u64 x) nogil
+    # The number of set bits of x, in a few arithmetic instructions: __builtin_popcountll
+    # is a call into libgcc unless the build targets CPUs with POPCNT, which a portable
+    # wheel must not assume.
+    i64 popcount "pachisi_popcount"(u64 x) nogil
     # The index of the lowest set bit of x (x must not be 0).
     i64 lowest_bit "__builtin_ctzll"(u64 x) nogil
     # The low 32 bits of x in reverse order (bit j becomes bit 31 - j; higher bits dropped).
