@@ -108,6 +108,38 @@ def play_until_outside(
     return fast_batch.advance(batch, codes, c.weights, c.hit, steps, max_steps, seat)
 
 
+def learner_step(
+    batch: fast_batch.Batch,
+    players: tuple[str | None, ...],
+    steps: npt.NDArray[np.int64],
+    max_steps: int,
+    seat: int,
+    modes: npt.NDArray[np.int8],
+    actions: npt.NDArray[np.int32],
+    seed: int,
+    marks: npt.NDArray[np.int16],
+    *,
+    observe: bool,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None, npt.NDArray[np.int8] | None]:
+    """:func:`pachisi.fast.batch.learner_step` with ``players[seat]`` (``random``,
+    ``greedy``, or None for the learner's seats) playing the other seats: each game's
+    step to the learner's next decision, its rewards, and with ``observe`` what the
+    learner sees."""
+    c = compiled(batch.ruleset)
+    codes = _outside_codes(players)
+    return fast_batch.learner_step(
+        batch, codes, c.weights, c.hit, steps, max_steps, seat, modes, actions, seed, marks,
+        observe=observe,
+    )  # fmt: skip
+
+
+@functools.cache
+def _outside_codes(players: tuple[str | None, ...]) -> npt.NDArray[np.int32]:
+    """:func:`_codes` with seats played from outside, once per tuple of players (the
+    array is shared: not to be written)."""
+    return _codes(players, outside=True)
+
+
 def _codes(players: Sequence[str | None], *, outside: bool) -> npt.NDArray[np.int32]:
     """The kernels' code of each seat's player, -1 for None (a seat played from outside)
     where ``outside`` allows one; :class:`FastEngineError` for anything else."""

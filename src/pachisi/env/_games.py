@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from pachisi.ai.compiled_bots import bot_actions, play_until_outside
+from pachisi.ai.compiled_bots import bot_actions, learner_step
 from pachisi.fast import batch as B
 from pachisi.fast.codes import O_PROGRESS, O_THROW, O_THROW_K, O_TURN, decode
 from pachisi.fast.convert import action_id, action_of, to_state
@@ -33,6 +33,14 @@ OBS_SIZE = B.OBS_SIZE
 _BATCH_STATE = ("rows", "rngs", "choice_rngs", "legal_action_mask", "current_player", "rewards")
 """The arrays of a :class:`~pachisi.fast.batch.Batch` that hold its games (the others are
 scratch space)."""
+
+ONE_GAME = np.ones(1, dtype=np.bool_)
+ONE_GAME.flags.writeable = False
+"""The ``games`` of a single environment's :meth:`Games.act`: its one game."""
+
+_ACT_ONE = np.full(1, B.ACT, dtype=np.int8)
+_KEEP_ONE = np.full(1, B.KEEP, dtype=np.int8)
+_ACT_ONE.flags.writeable = _KEEP_ONE.flags.writeable = False
 
 Observation: TypeAlias = dict[str, npt.NDArray[Any]]
 """``{"observation": float32 (OBS_SIZE,), "action_mask": int8 (NUM_ACTIONS,)}``, or the
@@ -174,6 +182,10 @@ class Games:
     After :meth:`start`, :meth:`act` and :meth:`restart`, every game waits for one of the
     learner's seats, is over, or has reached ``max_steps`` actions (truncated). Rewards
     are the learner's: its side's +1 for a win, -1 for a loss, 0 for a draw.
+
+    Where every other seat is a compiled player, each of those is one compiled call
+    (:func:`pachisi.ai.compiled_bots.learner_step`), which with ``observes`` also works
+    out what :meth:`observe` returns next.
     """
 
     def __init__(
@@ -187,6 +199,7 @@ class Games:
         batched: bool,
         roles: Sequence[str | None] | None = None,
         threads: int = 1,
+        observes: bool = True,
     ) -> None:
         if max_steps < 1:
             raise ValueError("max_steps is at least 1")
@@ -206,6 +219,14 @@ class Games:
             self.is_learner[s] or isinstance(policies[s], str) for s in range(4)
         )
         self.threads = threads
+        self.observes = observes
+        # Who plays each seat in the compiled calls: None for the learner's seats.
+        self._players = tuple(None if self.is_learner[s] else self.names[s] for s in range(4))
+        # What each legal-action mask has set, as the compiled calls left it, so that the
+        # next one clears only that (count -1: not known, cleared whole).
+        self._marks = np.zeros((size, B.MARKS), dtype=np.int16)
+        # What the last compiled call worked out for observe(), handed out once.
+        self._seen: Observation | None = None
         self.batch = B.init(ruleset, size, seed=0, threads=threads)
         self.steps = np.zeros(size, dtype=np.int64)
         self.rng = random.Random(0)
@@ -223,10 +244,24 @@ class Games:
         cut: npt.NDArray[np.bool_] = (self.steps >= self.max_steps) & ~self.batch.terminated
         return cut
 
+    def status(self, game: int) -> tuple[int, bool, bool]:
+        """Game ``game``'s learner's seat to act (-1 where no learner's seat acts or the
+        game is truncated), whether it is over, and whether it is truncated: what
+        :meth:`learner_to_act`, ``batch.terminated`` and :meth:`truncated` say of it."""
+        cp = int(self.batch.current_player[game])
+        over = cp == B.TERMINAL
+        cut = not over and int(self.steps[game]) >= self.max_steps
+        seat = cp if cp >= 0 and not cut and self.is_learner[cp] else -1
+        return seat, over, cut
+
     def observe(self) -> Observation:
         """Each game seen from the learner's seat to act (else its first seat); the mask
         holds that seat's legal actions, and is all zeros where no learner seat acts or
         the game is truncated."""
+        seen = self._seen
+        if seen is not None:
+            self._seen = None
+            return seen
         acting = self.learner_to_act() & ~self.truncated()
         seats = np.where(acting, self.batch.current_player, self.seats[0]).astype(np.int32)
         mask = self.batch.legal_action_mask.astype(np.int8)
@@ -244,10 +279,13 @@ class Games:
         self.batch = B.init(self.ruleset, self.size, seed=seed, threads=self.threads)
         self.steps[:] = 0
         self.rng.seed(bot_seed)
+        self._marks[:, 0] = -1
         return self.advance()
 
     def restart(self, games: npt.NDArray[np.bool_], seed: int) -> npt.NDArray[np.float32]:
         """New games in place of ``games``, seeded from ``seed``; the learner's rewards."""
+        if self.compiled_others:
+            return self._learn(np.where(games, B.RENEW, B.KEEP).astype(np.int8), None, seed)
         index = np.flatnonzero(games)
         if index.size:
             fresh = B.init(self.ruleset, int(index.size), seed=seed)
@@ -262,15 +300,32 @@ class Games:
         return self.advance()
 
     def act(
-        self, actions: npt.NDArray[np.integer[Any]], games: npt.NDArray[np.bool_]
+        self,
+        actions: npt.NDArray[np.integer[Any]],
+        games: npt.NDArray[np.bool_],
+        renew: npt.NDArray[np.bool_] | None = None,
+        seed: int = 0,
     ) -> npt.NDArray[np.float32]:
         """Apply the learner's ``actions`` in ``games`` (each must wait for the learner),
-        then let the other seats play; the learner's rewards. An illegal action raises
-        :class:`IllegalActionError` before any game changes; a policy's illegal action
-        raises :class:`PolicyError` after the learner's has been applied, so callers that
-        must leave the games unchanged then run this inside :meth:`unchanged_on_error`."""
-        reward = self._step(actions, games)
-        return reward + self.advance()
+        then let the other seats play, then put new games in place of ``renew`` (none of
+        ``games``) as :meth:`restart` does with ``seed``; the learner's rewards. An illegal
+        action raises :class:`IllegalActionError` before any game changes; a policy's
+        illegal action raises :class:`PolicyError` after the learner's has been applied,
+        so callers that must leave the games unchanged then run this inside
+        :meth:`unchanged_on_error`."""
+        if self.compiled_others:
+            self._check(actions, games & (self.batch.current_player >= 0))
+            if self.size == 1 and renew is None:
+                # A single environment's step: its one game, without building arrays.
+                return self._learn(_ACT_ONE if games[0] else _KEEP_ONE, actions, seed)
+            modes = np.where(games, B.ACT, B.KEEP).astype(np.int8)
+            if renew is not None:
+                modes[renew] = B.RENEW
+            return self._learn(modes, np.where(games, actions, 0), seed)
+        reward = self._step(actions, games) + self.advance()
+        if renew is not None and renew.any():
+            reward += self.restart(renew, seed)
+        return reward
 
     @contextmanager
     def unchanged_on_error(self) -> Iterator[None]:
@@ -300,8 +355,7 @@ class Games:
         """Play the other seats until every game waits for the learner, is over or is
         truncated; the learner's rewards."""
         if self.compiled_others:
-            names = [None if self.is_learner[s] else self.names[s] for s in range(4)]
-            return play_until_outside(self.batch, names, self.steps, self.max_steps, self.seats[0])
+            return self._learn(np.zeros(self.size, dtype=np.int8), None, 0)
         reward = np.zeros(self.size, dtype=np.float32)
         while True:
             cp = self.batch.current_player
@@ -310,6 +364,26 @@ class Games:
             if not others.any():
                 return reward
             reward += self._step(self._choose(others), others)
+
+    def _learn(
+        self,
+        modes: npt.NDArray[np.int8],
+        actions: npt.NDArray[np.integer[Any]] | None,
+        seed: int,
+    ) -> npt.NDArray[np.float32]:
+        """One compiled call of :func:`~pachisi.ai.compiled_bots.learner_step` (the other
+        seats all compiled players); the learner's rewards."""
+        chosen = (
+            np.zeros(self.size, dtype=np.int32) if actions is None else actions.astype(np.int32)
+        )
+        gained, obs, view = learner_step(
+            self.batch, self._players, self.steps, self.max_steps, self.seats[0], modes,
+            chosen, seed, self._marks, observe=self.observes,
+        )  # fmt: skip
+        self._seen = None if obs is None or view is None else {
+            "observation": obs, "action_mask": view,
+        }  # fmt: skip
+        return gained
 
     def _step(
         self, actions: npt.NDArray[np.integer[Any]], games: npt.NDArray[np.bool_]
@@ -324,6 +398,10 @@ class Games:
 
     def _check(self, actions: npt.NDArray[np.integer[Any]], games: npt.NDArray[np.bool_]) -> None:
         """Refuse the first action of ``games`` that is not legal there."""
+        if self.size == 1:
+            a = int(actions[0])
+            if not games[0] or (0 <= a < NUM_ACTIONS and self.batch.legal_action_mask[0, a]):
+                return  # a single game's legal action, checked without arrays
         index = np.flatnonzero(games)
         chosen = actions[index]
         inside = (chosen >= 0) & (chosen < NUM_ACTIONS)
@@ -420,6 +498,8 @@ def action_in_space(action: Any) -> int:
 
 def _action_int(action: Any) -> int:
     """An action id given as an integer (Python or numpy, or a 0-d array of one)."""
+    if type(action) is int:
+        return action  # the usual case, at once (a bool is not an action id)
     value = np.asarray(action)
     if value.shape != () or not np.issubdtype(value.dtype, np.integer):
         raise IllegalActionError(f"an action is one integer id, not {action!r}")

@@ -18,6 +18,7 @@ from gymnasium import spaces
 
 from pachisi.env._games import (
     NUM_ACTIONS,
+    ONE_GAME,
     Games,
     Observation,
     Policy,
@@ -130,14 +131,13 @@ class PachisiEnv(gym.Env[Observation, np.int64]):
         chosen = np.array([action_in_space(action)])
         try:
             with games.unchanged_on_error():
-                reward = float(games.act(chosen, np.ones(1, dtype=np.bool_))[0])
+                reward = float(games.act(chosen, ONE_GAME)[0])
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
             self._done = True
             return self._observation(), -1.0, True, False, {"illegal_action": True}
-        terminated = bool(games.batch.terminated[0])
-        truncated = bool(games.truncated()[0])
+        _, terminated, truncated = games.status(0)
         self._done = terminated or truncated
         return self._observation(), reward, terminated, truncated, self._info()
 
@@ -149,14 +149,16 @@ class PachisiEnv(gym.Env[Observation, np.int64]):
 
     def _observation(self) -> Observation:
         obs = self._games.observe()
-        if self._done and not self._games.batch.terminated[0] and not self._games.truncated()[0]:
-            obs["action_mask"][:] = 0  # abandoned after an illegal action
+        if self._done:
+            _, over, cut = self._games.status(0)
+            if not over and not cut:
+                obs["action_mask"][:] = 0  # abandoned after an illegal action
         return {key: value[0] for key, value in obs.items()}
 
     def _info(self) -> dict[str, Any]:
         games = self._games
-        acting = bool(games.learner_to_act()[0] and not games.truncated()[0])
-        seat = int(games.batch.current_player[0]) if acting else -1
+        seat = games.status(0)[0]
+        acting = seat >= 0
         info: dict[str, Any] = {"seat": seat}
         if self.notation:
             state = self.state

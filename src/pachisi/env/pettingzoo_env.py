@@ -23,6 +23,7 @@ from pettingzoo.utils import wrappers
 from pachisi.env._games import (
     NUM_ACTIONS,
     OBS_SIZE,
+    ONE_GAME,
     Games,
     Observation,
     action_in_space,
@@ -105,7 +106,9 @@ class PachisiAECEnv(AECEnv):
         self.render_mode = render_mode
         self.notation = notation
         self.possible_agents = list(AGENTS)
-        self._games = Games(self.ruleset, 1, (0, 1, 2, 3), [None] * 4, max_steps, batched=False)
+        self._games = Games(
+            self.ruleset, 1, (0, 1, 2, 3), [None] * 4, max_steps, batched=False, observes=False
+        )
         self._np_random: np.random.Generator | None = None
         self._space = observation_space(self.ruleset)
         self._action_space = spaces.Discrete(NUM_ACTIONS)
@@ -154,7 +157,7 @@ class PachisiAECEnv(AECEnv):
         # the space can be a move that is merely not legal now.
         chosen = action_in_space(action)
         try:
-            self._games.act(np.array([chosen]), np.ones(1, dtype=np.bool_))
+            self._games.act(np.array([chosen]), ONE_GAME)
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
@@ -204,10 +207,8 @@ class PachisiAECEnv(AECEnv):
 
     def _to_act(self) -> int:
         """The seat of the agent to act, or -1 when none is (over, truncated, abandoned)."""
-        seat = int(self._games.batch.current_player[0])
-        if seat < 0 or self._abandoned or self._games.truncated()[0]:
-            return -1
-        return seat
+        # Every seat is an agent: the learner's seat to act is the seat to act.
+        return -1 if self._abandoned else self._games.status(0)[0]
 
     def _abandon(self, seat: int) -> None:
         """End the game after ``seat``'s illegal action: -1 to its side, 0 to the others."""
@@ -222,8 +223,7 @@ class PachisiAECEnv(AECEnv):
         """Set rewards, terminations, truncations, infos and the agent to act from the game."""
         games = self._games
         batch = games.batch
-        over = bool(batch.terminated[0])
-        cut = bool(games.truncated()[0])
+        _, over, cut = games.status(0)
         for seat, agent in enumerate(AGENTS):
             self.rewards[agent] = float(batch.rewards[0, seat]) if over else 0.0
             self.terminations[agent] = over

@@ -135,9 +135,8 @@ class PachisiVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray
         # while the other seats play, and the step is undone.
         try:
             with games.unchanged_on_error():
-                rewards = games.act(chosen, ~restart)
-                if restart.any():
-                    rewards += games.restart(restart, int(self.np_random.integers(2**40)))
+                seed = int(self.np_random.integers(2**40)) if restart.any() else 0
+                rewards = games.act(chosen, ~restart, restart, seed)
         except BaseException:
             self.np_random.bit_generator.state = generator
             raise

@@ -23,6 +23,10 @@ RANDOM: Final[int]
 GREEDY: Final[int]
 CHANCE: Final[int]
 TERMINAL: Final[int]
+KEEP: Final[int]
+ACT: Final[int]
+RENEW: Final[int]
+MARKS: Final[int]
 
 class Scratch:
     """The buffers the kernels work in; one per thread."""
@@ -134,3 +138,29 @@ def advance_batch(
     seat: int,
     gained: _Singles,
 ) -> None: ...
+def learner_step(
+    rows: _Ints,
+    params: _Ints,
+    p: float,
+    weights: _Floats,
+    hit: _Floats,
+    bots: _Ints,
+    rngs: _Words,
+    choice_rngs: _Words,
+    scratch: Scratch,
+    masks: _Bytes,
+    marks: npt.NDArray[np.int16],
+    players: _Ints,
+    rewards: _Singles,
+    steps: npt.NDArray[np.int64],
+    max_steps: int,
+    seat: int,
+    modes: _Bytes,
+    actions: _Ints,
+    start: _Ints,
+    seed: int,
+    first: int,
+    obs: _Singles | None,
+    view: _Bytes | None,
+    gained: _Singles,
+) -> bool: ...

@@ -51,6 +51,7 @@ __all__ = [
     "choose",
     "from_states",
     "init",
+    "learner_step",
     "run_in_parts",
     "step",
     "throw",
@@ -63,6 +64,13 @@ TERMINAL: Final = TERMINAL_PLAYER
 CHANCE_MODES: Final = ("sample", "explicit")
 MAX_BATCH: Final = 10_000_000
 """The most games one batch holds (their rows take about 1 KB each)."""
+MARKS: Final = core.MARKS
+"""The width of :func:`learner_step`'s rows of marks."""
+KEEP: Final = core.KEEP
+ACT: Final = core.ACT
+RENEW: Final = core.RENEW
+"""What :func:`learner_step` does first in a game: nothing, the learner's action, or a new
+game in its place."""
 MIN_PART: Final = 256
 """The fewest games a thread is given: below that, starting it costs more than it saves."""
 
@@ -119,11 +127,18 @@ class Batch:
             who = np.where(self.current_player >= 0, self.current_player, 0).astype(np.int32)
         else:
             who = np.asarray(seats, dtype=np.int32)
-            if who.shape != (self.size,) or who.min(initial=0) < 0 or who.max(initial=0) > 3:
+            if who.shape != (self.size,):
                 raise ValueError(f"need one seat 0..3 per game ({self.size})")
-        obs = np.zeros((self.size, OBS_SIZE), dtype=np.float32)
+        obs = np.empty((self.size, OBS_SIZE), dtype=np.float32)
         params = engine_params(self.ruleset)[0]
-        _spread(self, lambda g, _: core.observe_batch(self.rows[g], params, who[g], obs[g]))
+        try:
+            if self.threads == 1 or self.size < 2 * MIN_PART:
+                core.observe_batch(self.rows, params, who, obs)  # one part: no slices
+            else:
+                _spread(self, lambda g, _: core.observe_batch(self.rows[g], params, who[g], obs[g]))
+        except ValueError:
+            # The kernel's check of the seats, before it writes anything.
+            raise ValueError(f"need one seat 0..3 per game ({self.size})") from None
         return obs
 
     def states(self) -> list[State]:
@@ -160,9 +175,12 @@ def run_in_parts(count: int, parts: int, call: Callable[[int, int, int], None]) 
         return
     bounds = [count * t // parts for t in range(parts + 1)]
     pool = _executor(parts)
-    done = [pool.submit(call, t, bounds[t], bounds[t + 1]) for t in range(parts)]
-    for part in done:
-        part.result()
+    done = [pool.submit(call, t, bounds[t], bounds[t + 1]) for t in range(1, parts)]
+    try:
+        call(0, bounds[0], bounds[1])
+    finally:
+        for part in done:
+            part.result()
 
 
 def _spread(batch: Batch, call: Callable[[slice, core.Scratch], None]) -> None:
@@ -372,6 +390,81 @@ def advance(
     )  # fmt: skip
     _check_overflow(batch)
     return gained
+
+
+def learner_step(
+    batch: Batch,
+    bots: npt.NDArray[np.int32],
+    weights: npt.NDArray[np.float64],
+    hit: npt.NDArray[np.float64],
+    steps: npt.NDArray[np.int64],
+    max_steps: int,
+    seat: int,
+    modes: npt.NDArray[np.int8],
+    actions: npt.NDArray[np.int32],
+    seed: int,
+    marks: npt.NDArray[np.int16],
+    *,
+    observe: bool,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None, npt.NDArray[np.int8] | None]:
+    """Every game's step to the next decision of a learner, in one compiled call: what
+    :func:`init` (for ``modes[b]`` :data:`RENEW`: a new game in its place, as game ``i`` of
+    ``init(ruleset, k, seed=seed)`` where it is the ``i``-th of the ``k`` renewed), then
+    :func:`step` with ``actions[b]`` (:data:`ACT`; each must be legal, else ValueError
+    before any game changes) and :func:`advance` give, with every position's legal list
+    worked out once. ``steps`` counts the actions (0 for a new game).
+
+    ``marks[b]`` lists the ids that ``legal_action_mask[b]`` has set (its count first, -1
+    where unknown; ``(games, MARKS)`` int16, kept by the caller between calls), so that a
+    mask is not cleared whole. Returns ``seat``'s rewards, and with ``observe`` what the
+    learner (the seats whose ``bots`` entry is -1) sees, as new arrays: the observation
+    from its seat to act (else ``seat``) and that seat's mask, all zeros where none of
+    its seats is to act or ``steps[b]`` has reached ``max_steps``.
+    """
+    params, p = engine_params(batch.ruleset)
+    size = batch.size
+    gained = np.empty(size, dtype=np.float32)
+    obs = np.empty((size, OBS_SIZE), dtype=np.float32) if observe else None
+    view = np.empty((size, NUM_ACTIONS), dtype=np.int8) if observe else None
+    start = _start_row(batch.ruleset)
+    masks = _masks(batch)
+    if batch.threads == 1 or size < 2 * MIN_PART:
+        # One part: the whole arrays, without the slices and the runner (a single
+        # environment calls this once a step).
+        if not batch._scratches:
+            batch._scratches.append(core.Scratch())
+        overflow = core.learner_step(
+            batch.rows, params, p, weights, hit, bots, batch.rngs, batch.choice_rngs,
+            batch._scratches[0], masks, marks, batch.current_player, batch.rewards, steps,
+            max_steps, seat, modes, actions, start, seed, 0, obs, view, gained,
+        )  # fmt: skip
+    else:
+        # Each part numbers its new games on from those of the parts before it.
+        renewed = np.cumsum(modes == RENEW)
+        flags: list[bool] = []
+
+        def part(g: slice, scratch: core.Scratch) -> None:
+            first = int(renewed[g.start - 1]) if g.start else 0
+            flags.append(core.learner_step(
+                batch.rows[g], params, p, weights, hit, bots, batch.rngs[g],
+                batch.choice_rngs[g], scratch, masks[g], marks[g], batch.current_player[g],
+                batch.rewards[g], steps[g], max_steps, seat, modes[g], actions[g], start, seed,
+                first, None if obs is None else obs[g], None if view is None else view[g],
+                gained[g],
+            ))  # fmt: skip
+
+        _spread(batch, part)
+        overflow = any(flags)
+    if overflow:
+        _check_overflow(batch)
+    return gained, obs, view
+
+
+@functools.cache
+def _start_row(ruleset: Ruleset) -> npt.NDArray[np.int32]:
+    """The row of a new game of ``ruleset``, as :func:`init` starts its games."""
+    row: npt.NDArray[np.int32] = to_row(engine.new_game(ruleset)).astype(np.int32)
+    return row
 
 
 def _check_overflow(batch: Batch) -> None:

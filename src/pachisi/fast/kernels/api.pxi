@@ -14,6 +14,11 @@ cpdef enum:
     # The players' codes in a ``bots`` vector (play_many, play_seeded, choose_batch).
     RANDOM = RANDOM_BOT
     GREEDY = GREEDY_BOT
+    # What learner_step does first in each game, and the width of its rows of marks.
+    KEEP = LEARNER_KEEP
+    ACT = LEARNER_ACT
+    RENEW = LEARNER_RENEW
+    MARKS = MASK_MARKS
 
 CHANCE = CHANCE_PLAYER
 TERMINAL = TERMINAL_PLAYER
@@ -363,3 +368,90 @@ def advance_batch(
                 <i32*>&bots[0], &rngs[0, 0], &choice_rngs[0, 0], sample, scratch.work,
                 &masks[0, 0], &players[0], &rewards[0, 0], &steps[0], max_steps, seat, &gained[0],
             )
+
+
+def learner_step(
+    i32[:, ::1] rows, const i32[::1] params, double p, const double[::1] weights,
+    const double[::1] hit, const i32[::1] bots, u32[:, ::1] rngs, u32[:, ::1] choice_rngs,
+    Scratch scratch, char[:, ::1] masks, int16_t[:, ::1] marks, i32[::1] players,
+    float[:, ::1] rewards, i64[::1] steps, i64 max_steps, i64 seat, const char[::1] modes,
+    const i32[::1] actions, const i32[::1] start, i64 seed, i64 first,
+    float[:, ::1] obs, char[:, ::1] view, float[::1] gained,
+):
+    """Every game's step to its learner's next decision (kernels/learner.pxi): start it
+    anew (``modes[b]`` RENEW, as game ``first + i`` of a batch seeded ``seed`` where it is
+    the ``i``-th renewed here, from the row ``start``), apply ``actions[b]`` (LEARNER_ACT; it must be legal) or neither
+    (LEARNER_KEEP), then let the compiled players (``bots[seat]``; -1 for the learner's
+    seats) play; ``gained`` gets ``seat``'s rewards. ``marks`` lists what each mask has set
+    (-1 where unknown). ``obs`` and ``view`` (written whole, or None for none) get what the
+    learner sees: the observation from its seat to act (else ``seat``) and that seat's
+    mask (empty where none of its seats is to act or ``max_steps`` is reached). True if a
+    game's row overflowed (pachisi.fast.batch raises)."""
+    _check_batch(rows, params, rngs.shape[0], masks, players)
+    _check_players(weights, hit, bots)
+    cdef i64 count = rows.shape[0]
+    _check(rngs.shape[1] == MT_SIZE and choice_rngs.shape[0] == count and choice_rngs.shape[1] == MT_SIZE, "two generators per game")
+    _check(rewards.shape[0] == count and rewards.shape[1] == 4, "rewards are (games, 4)")
+    _check(marks.shape[0] == count and marks.shape[1] == MASK_MARKS, "marks are (games, MASK_MARKS)")
+    _check(steps.shape[0] == count and gained.shape[0] == count and modes.shape[0] == count, "one entry per game")
+    _check(actions.shape[0] == count, "one entry per game")
+    _check(first >= 0, "the first new game's index is not negative")
+    _check(start.shape[0] == STATE_SIZE, "a state row has STATE_SIZE entries")
+    _check(0 <= seat < 4, "the seat is 0..3")
+    _check(0 <= seed < 2 ** 40, "the seed is 0..2**40 - 1")
+    cdef Learners L
+    L.obs = NULL
+    L.view = NULL
+    if obs is not None:
+        _check(obs.shape[0] == count and obs.shape[1] == OBS_SIZE, "observations are (games, OBS_SIZE)")
+        if count:
+            L.obs = &obs[0, 0]
+    if view is not None:
+        _check(view.shape[0] == count and view.shape[1] == NUM_ACTIONS, "masks are (games, NUM_ACTIONS)")
+        if count:
+            L.view = &view[0, 0]
+    if not count:
+        return False
+    # Every game is looked at before any changes, without the GIL: the other parts' calls
+    # go on meanwhile. The first game that fails names what is wrong.
+    cdef i64 bad = -1
+    cdef i64 why = 0
+    with nogil:
+        for b in range(count):
+            if not (-1 <= marks[b, 0] < MASK_MARKS):
+                bad, why = b, 1
+            elif modes[b] == LEARNER_ACT:
+                if players[b] >= 0 and not (0 <= actions[b] < NUM_ACTIONS and masks[b, actions[b]]):
+                    bad, why = b, 2
+            elif modes[b] != LEARNER_KEEP and modes[b] != LEARNER_RENEW:
+                bad, why = b, 3
+            if bad >= 0:
+                break
+    _check(why != 1, "a row of marks counts -1..MASK_MARKS - 1 ids")
+    _check(why != 2, "an action is not legal")
+    _check(why != 3, "a mode is KEEP, ACT or RENEW")
+    L.rows = &rows[0, 0]
+    L.params = <i32*>&params[0]
+    L.p = p
+    L.weights = <double*>&weights[0]
+    L.hit = <double*>&hit[0]
+    L.bots = <i32*>&bots[0]
+    L.rngs = &rngs[0, 0]
+    L.choice_rngs = &choice_rngs[0, 0]
+    L.masks = &masks[0, 0]
+    L.marks = &marks[0, 0]
+    L.players = &players[0]
+    L.rewards = &rewards[0, 0]
+    L.steps = &steps[0]
+    L.max_steps = max_steps
+    L.seat = seat
+    L.modes = <char*>&modes[0]
+    L.actions = <i32*>&actions[0]
+    L.start = <i32*>&start[0]
+    L.seed = seed
+    L.first = first
+    L.gained = &gained[0]
+    cdef bint overflow
+    with nogil:
+        overflow = c_learner_step(&L, count, scratch.work)
+    return overflow

@@ -31,30 +31,73 @@
 # =================  =====  ===================================================
 
 
+from libc.stdint cimport int16_t
+
+cdef enum:
+    # The length of a row of marks: what an observation's counts (observe_over) or a
+    # mask (mark_mask) had set, its count first, so that the next one clears only that.
+    OBS_MARKS = 34
+    MASK_MARKS = 32
+
+
 cdef void observe(i32* st, i32* params, i64 o, float* obs) noexcept nogil:
     """Write the observation of ``st`` seen from seat ``o`` into ``obs`` (layout above)."""
     for q in range(OBS_SIZE):
         obs[q] = 0.0
+    observe_over(st, params, o, obs, NULL)
+
+
+cdef void observe_over(i32* st, i32* params, i64 o, float* obs, int16_t* marks) noexcept nogil:
+    """Write the observation of ``st`` seen from seat ``o`` over an observation already in
+    ``obs``: every entry outside the counts (O_PROGRESS, O_BOARD) is written anyway, so
+    only the counts the last one set need clearing. ``marks`` lists them (its count, then
+    the offsets: at most OBS_MARKS - 1; a count of -1 clears the whole observation) and
+    gets this one's; NULL where ``obs`` holds zeros in the counts."""
+    cdef i64 n = 0
+    if marks != NULL:
+        if marks[0] < 0:
+            memset(obs, 0, OBS_SIZE * sizeof(float))
+        else:
+            for j in range(marks[0]):
+                obs[marks[1 + j]] = 0.0
     for g in range(16):
         seat = g >> 2
         r = (seat - o) % 4
         p = st[POS + g]
         obs[O_PIECES + 4 * r + (g & 3)] = p / 84.0
-        obs[O_PROGRESS + 85 * r + p] += 1.0
+        q = O_PROGRESS + 85 * r + p
+        obs[q] += 1.0
+        if marks != NULL:
+            n += 1
+            marks[n] = <int16_t>q
         if 0 < p < HOME:
-            obs[O_BOARD + 96 * r + TURNED[o][SQUARES[seat][p]]] += 1.0
+            q = O_BOARD + 96 * r + TURNED[o][SQUARES[seat][p]]
+            obs[q] += 1.0
+            if marks != NULL:
+                n += 1
+                marks[n] = <int16_t>q
+    if marks != NULL:
+        marks[0] = <int16_t>n
+    for q in range(9):
+        obs[O_THROW_K + q] = 0.0
     k = st[THROW_K]
     obs[O_THROW_K + (k if k >= 0 else 8)] = 1.0
+    obs[O_THROW] = 0.0
+    obs[O_THROW + 1] = 0.0
     if k >= 0:
         v = params[P_TABLE + k]
         obs[O_THROW] = v / 35.0
         obs[O_THROW + 1] = 1.0 if in_values(params, params[P_REROLL], v) else 0.0
+    for q in range(6):
+        obs[O_STAGE + q] = 0.0
     obs[O_STAGE + st[STAGE]] = 1.0
     obs[O_TURN] = st[AGAIN]
     obs[O_TURN + 1] = st[CAPTURED]
     obs[O_TURN + 2] = st[PYADAS] / 4.0
     obs[O_TURN + 3] = st[SPLIT_LEFT] / 35.0
     obs[O_TURN + 4] = st[SPLIT_VALUE] / 35.0
+    for q in range(8):
+        obs[O_TURN + 5 + q] = 0.0
     for q in range(st[ITEMS_LEN]):
         slot = value_slot(params, st[ITEMS + q])
         obs[O_TURN + 5 + slot] += 0.25

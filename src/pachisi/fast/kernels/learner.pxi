@@ -1,0 +1,201 @@
+# A learner's step, compiled: what pachisi.env's games do between two of the learner's
+# decisions, for every game in one pass (pachisi.fast.batch.learner_step).
+#
+# For each game: start it anew, or apply the learner's action (or neither), then let the
+# compiled players of the other seats play until one of the learner's seats is to act, the
+# game is over or it has had ``max_steps`` actions; then write its legal-action mask and,
+# when asked, what the learner sees: its observation and a mask that is empty where no
+# learner's seat is to act. The games share nothing, so this is what the batch kernels
+# (c_start_batch, c_step_batch, c_advance_batch, c_observe_batch) give called one after
+# another, and each position's legal list is worked out once.
+#
+# The masks are written over the last ones: a row of ``marks`` (MASK_MARKS int16) lists
+# the ids its mask has set (its count first; -1 where unknown, which clears the whole row),
+# so a step clears a handful of bytes instead of NUM_ACTIONS.
+
+cdef enum:
+    # What learner_step does first in a game (``modes[b]``).
+    LEARNER_KEEP = 0  # nothing: the other seats play on from where the game stands
+    LEARNER_ACT = 1  # apply ``actions[b]`` (legal: the caller checked) if a seat is to act
+    LEARNER_RENEW = 2  # a new game in its place, as game ``first + i`` of init(..., seed)
+    # where it is the ``i``-th of the games renewed in this call
+
+
+cdef struct Learners:
+    # The arrays of learner_step's games (all with ``count`` rows) and its settings.
+    i32* rows
+    i32* params
+    double p
+    double* weights
+    double* hit
+    i32* bots
+    u32* rngs
+    u32* choice_rngs
+    char* masks
+    int16_t* marks
+    i32* players
+    float* rewards
+    i64* steps
+    i64 max_steps
+    i64 seat
+    char* modes
+    i32* actions
+    i32* start
+    i64 seed
+    i64 first
+    float* obs  # NULL: no observations
+    char* view  # NULL: no learner's masks
+    float* gained
+
+
+# Reading ahead: a game's row and generators are far apart in memory and seldom in cache,
+# and every game waits on them in turn; asking for the next games' lines early overlaps
+# those waits with this game's work.
+cdef extern from *:
+    """
+    #define pachisi_prefetch(p) __builtin_prefetch((const void*)(p))
+    """
+    void prefetch "pachisi_prefetch"(const void* p) nogil
+
+
+cdef void read_ahead(Learners* L, i64 b, i64 count) noexcept nogil:
+    """Ask for the memory game ``b + 1`` will read first (where its generators stand, the
+    ids its mask has set) and the rows and generator positions of game ``b + 2``."""
+    cdef u32* mt
+    cdef i64 c
+    if b + 2 < count:
+        row = L.rows + (b + 2) * STATE_SIZE
+        for q in range(0, STATE_SIZE, 16):
+            prefetch(row + q)
+        prefetch(L.rngs + (b + 2) * MT_SIZE + MT_N)
+        prefetch(L.choice_rngs + (b + 2) * MT_SIZE + MT_N)
+        prefetch(L.marks + (b + 2) * MASK_MARKS)
+    if b + 1 < count:
+        mt = L.rngs + (b + 1) * MT_SIZE
+        prefetch(mt + (mt[MT_N] % MT_N))
+        prefetch(mt + (mt[MT_N] % MT_N) + 16)
+        mt = L.choice_rngs + (b + 1) * MT_SIZE
+        prefetch(mt + (mt[MT_N] % MT_N))
+        marks = L.marks + (b + 1) * MASK_MARKS
+        mask = L.masks + (b + 1) * NUM_ACTIONS
+        c = marks[0]
+        for j in range(c):
+            prefetch(mask + marks[1 + j])
+
+
+cdef void mark_mask(char* mask, int16_t* marks, i32* acts, i64 n) noexcept nogil:
+    """Make ``mask`` hold exactly the ids ``acts[:n]``, clearing only the ones ``marks``
+    lists, and list these in ``marks`` (-1 when there are too many to list)."""
+    cdef i64 c = marks[0]
+    if c < 0:
+        memset(mask, 0, NUM_ACTIONS)
+    else:
+        for j in range(c):
+            mask[marks[1 + j]] = 0
+    for j in range(n):
+        mask[acts[j]] = 1
+    if n < MASK_MARKS:
+        marks[0] = <int16_t>n
+        for j in range(n):
+            marks[1 + j] = <int16_t>acts[j]
+    else:
+        marks[0] = -1
+
+
+cdef inline i64 player_of(i32* st) noexcept nogil:
+    """Who is to play (as :func:`status` says): a seat, CHANCE_PLAYER or TERMINAL_PLAYER."""
+    stage = st[STAGE]
+    if stage == OVER_STAGE:
+        return TERMINAL_PLAYER
+    if stage == THROW_STAGE or stage == THROW_OFF_STAGE:
+        return CHANCE_PLAYER
+    return <i64>(st[SEAT])
+
+
+cdef bint c_learner_step(Learners* L, i64 count, Work* work) noexcept nogil:
+    """Every game's step to the learner's next decision (see the top of this file):
+    ``gained[b]`` gets the rewards of seat ``L.seat`` the step brought, ``steps[b]``
+    counts the actions, ``rewards`` holds the last action's as after c_step_batch (0 in a
+    game where none was applied). True if a game's row overflowed (OVERFLOW)."""
+    cdef i32 evn[3]
+    memset(evn, 0, sizeof(evn))
+    cdef i64 n, j, who, key
+    cdef i32* params = L.params
+    cdef float gained
+    cdef bint acting
+    cdef bint overflow = False
+    cdef i64 renewed = L.first
+    # The observation and the learner's mask are put together here, where they stay in
+    # cache, then copied out whole: writes in order instead of scattered ones into memory
+    # far away.
+    cdef float seen[OBS_SIZE]
+    cdef int16_t seen_marks[OBS_MARKS]
+    seen_marks[0] = -1
+    cdef char shown[NUM_ACTIONS]
+    memset(shown, 0, NUM_ACTIONS)
+    for b in range(count):
+        read_ahead(L, b, count)
+        st = L.rows + b * STATE_SIZE
+        rw = L.rewards + 4 * b
+        mt = L.rngs + b * MT_SIZE
+        choice = L.choice_rngs + b * MT_SIZE
+        for s in range(4):
+            rw[s] = 0.0
+        gained = 0.0
+        mode = L.modes[b]
+        if mode == LEARNER_RENEW:
+            memcpy(st, L.start, STATE_SIZE * sizeof(i32))
+            # As pachisi.fast.batch._seeded seeds game ``renewed`` of a new batch.
+            key = (L.seed << 21) + 2 * renewed
+            renewed += 1
+            seed_mt(mt, splitmix64(key))
+            seed_mt(choice, splitmix64(key + 1))
+            settle_chance(st, params, L.p, mt, NULL, evn)
+            L.players[b] = player_of(st)
+            L.steps[b] = 0
+        elif mode == LEARNER_ACT and L.players[b] >= 0:
+            c_apply_action(st, params, L.actions[b], work.occ_n, work.occ, NULL, evn)
+            settle_chance(st, params, L.p, mt, NULL, evn)
+            L.players[b] = player_of(st)
+            if L.players[b] == TERMINAL_PLAYER:
+                rewards_of(st, params, rw)
+            L.steps[b] += 1
+            gained += rw[L.seat]
+        who = L.players[b]
+        n = 0
+        if who >= 0:
+            n = c_legal_actions(st, params, work.occ_n, work.occ, work.acts, work.pool)
+        while who >= 0 and L.bots[who] >= 0 and L.steps[b] < L.max_steps:
+            if L.bots[who] == GREEDY_BOT:
+                j = greedy_choice(st, params, L.weights, L.hit, work.acts, n, choice, work)
+            else:
+                j = randbelow(choice, n)
+            for s in range(4):
+                rw[s] = 0.0
+            c_apply_action(st, params, work.acts[j], work.occ_n, work.occ, NULL, evn)
+            settle_chance(st, params, L.p, mt, NULL, evn)
+            who = player_of(st)
+            L.players[b] = who
+            if who == TERMINAL_PLAYER:
+                rewards_of(st, params, rw)
+            L.steps[b] += 1
+            gained += rw[L.seat]
+            n = 0
+            if who >= 0:
+                n = c_legal_actions(st, params, work.occ_n, work.occ, work.acts, work.pool)
+        mark_mask(L.masks + b * NUM_ACTIONS, L.marks + b * MASK_MARKS, work.acts, n)
+        acting = who >= 0 and L.bots[who] < 0 and L.steps[b] < L.max_steps
+        if L.view != NULL:
+            if acting:
+                for j in range(n):
+                    shown[work.acts[j]] = 1
+            memcpy(L.view + b * NUM_ACTIONS, shown, NUM_ACTIONS)
+            if acting:
+                for j in range(n):
+                    shown[work.acts[j]] = 0
+        if L.obs != NULL:
+            observe_over(st, params, who if acting else L.seat, seen, seen_marks)
+            memcpy(L.obs + b * OBS_SIZE, seen, OBS_SIZE * sizeof(float))
+        L.gained[b] = gained
+        overflow |= st[OVERFLOW] != 0
+    return overflow
