@@ -249,3 +249,24 @@ def test_threads_step_the_same_games() -> None:
     assert len(three._scratches) == 3
     with pytest.raises(ValueError, match="threads"):
         B.init(ruleset, 4, threads=0)
+
+
+def test_a_forked_child_still_spreads_a_batch_over_threads() -> None:
+    # The pools of threads are cached per process: a child forked after the parent used
+    # them must make its own, or its work would wait for threads it does not have.
+    import multiprocessing
+
+    ruleset = get_ruleset("classic")
+    B.step(B.init(ruleset, 2 * B.MIN_PART, seed=1, threads=2), np.zeros(2 * B.MIN_PART, int))
+    child = multiprocessing.get_context("fork").Process(target=_step_spread_batch)
+    child.start()
+    child.join(timeout=30)
+    stuck = child.is_alive()
+    if stuck:
+        child.kill()
+    assert not stuck and child.exitcode == 0
+
+
+def _step_spread_batch() -> None:
+    games = B.init(get_ruleset("classic"), 2 * B.MIN_PART, seed=2, threads=2)
+    B.step(games, np.maximum(bot_actions(games, ["random"] * 4), 0))

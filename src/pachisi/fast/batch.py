@@ -22,6 +22,7 @@ names the game and changes nothing; there is no silent substitute. Games that ar
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -163,6 +164,11 @@ def _masks(batch: Batch) -> npt.NDArray[np.int8]:
 def _executor(parts: int) -> ThreadPoolExecutor:
     """The threads that calls spread over ``parts`` parts share (made on first use)."""
     return ThreadPoolExecutor(max_workers=parts, thread_name_prefix="pachisi-fast")
+
+
+# A forked child inherits the cached pools but not their threads: work it submitted would
+# wait forever, so the child makes pools of its own.
+os.register_at_fork(after_in_child=_executor.cache_clear)
 
 
 def run_in_parts(count: int, parts: int, call: Callable[[int, int, int], None]) -> None:
