@@ -21,6 +21,8 @@ SLOW = {"kind": "computer", "player": "mcts:10000000"}
 
 
 def _start(database: Path, port: int) -> subprocess.Popen[str]:
+    # The server's log goes to a file: a pipe nobody reads would stop the server once full.
+    log = database.with_suffix(".log").open("a")
     process = subprocess.Popen(
         [
             sys.executable,
@@ -41,12 +43,13 @@ def _start(database: Path, port: int) -> subprocess.Popen[str]:
             "100",
         ],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=log,
         text=True,
     )
+    log.close()
     deadline = time.monotonic() + 60
     while True:
-        assert process.poll() is None, process.communicate()[1]
+        assert process.poll() is None, database.with_suffix(".log").read_text()
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=2)
             return process
