@@ -49,6 +49,8 @@ from pachisi.ai.hints import DEFAULT_LEVEL, hint
 from pachisi.ai.players import PLAYER_NAMES, make_player
 from pachisi.arguments import MAX_THREADS
 from pachisi.describe import DESCRIPTIONS, describe_action, situation
+from pachisi.explore.command import add_parser as add_explore_parser
+from pachisi.explore.variants import ExplorePlanError
 from pachisi.notation import (
     NotationError,
     RecordError,
@@ -134,6 +136,7 @@ _USER_ERRORS: Final = (
     RecordError,
     UnknownBotError,
     SavePathError,
+    ExplorePlanError,
     OSError,
 )
 """What bad input raises; anything else that escapes a command is a bug."""
@@ -365,6 +368,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_cmd_simulate)
+
+    add_explore_parser(sub, _integer, MAX_GAMES, MAX_SEED, MAX_WORKERS)
 
     p = sub.add_parser(
         "tournament", help="play computer players against each other: win rates and Elo"

@@ -31,7 +31,7 @@ from pachisi.rules.choices import Teams
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import DRAW
 
-__all__ = ["ENGINES", "Summary", "simulate", "wilson_interval"]
+__all__ = ["ENGINES", "Summary", "play_games", "simulate", "wilson_interval"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +141,41 @@ def simulate(
     threads of each process. None of them changes a single game: the results are the
     same.
     """
+    start = time.perf_counter()
+    results = play_games(
+        ruleset,
+        games,
+        seed,
+        bots,
+        progress=progress,
+        max_turns=max_turns,
+        max_steps=max_steps,
+        engine_name=engine_name,
+        workers=workers,
+        threads=threads,
+    )
+    return _summary(ruleset, seed, bots, results, time.perf_counter() - start, max_turns, max_steps)
+
+
+def play_games(
+    ruleset: Ruleset,
+    games: int,
+    seed: int,
+    bots: Sequence[Bot],
+    *,
+    progress: Progress | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    engine_name: str = "reference",
+    workers: int = 1,
+    threads: int = 1,
+    first: int = 0,
+) -> list[GameStats]:
+    """Every game of :func:`simulate` on its own, in order: games ``first`` to
+    ``first + games - 1`` of the run ``seed`` (the same games whatever ``first`` a caller
+    plays them in chunks from)."""
     games = whole("the number of games", games, 0, INT32_MAX)
+    first = whole("the first game", first, 0, INT32_MAX)
     max_turns = whole("max_turns", max_turns, 1, INT32_MAX)
     max_steps = whole("max_steps", max_steps, 1, INT32_MAX)
     workers = whole("workers", workers, 1, 1024)
@@ -151,12 +185,12 @@ def simulate(
     if engine_name == "fast":
         _check_fast_bots(bots)
     size = _FAST_CHUNK if engine_name == "fast" else _CHUNK
-    chunks = [range(i, min(i + size, games)) for i in range(0, games, size)]
+    end = first + games
+    chunks = [range(i, min(i + size, end)) for i in range(first, end, size)]
     jobs = [
         (engine_name, ruleset, seed, chunk, tuple(bots), max_turns, max_steps, threads)
         for chunk in chunks
     ]
-    start = time.perf_counter()
     results: list[GameStats] = []
     if workers == 1 or len(jobs) <= 1:
         for job in jobs:
@@ -170,7 +204,7 @@ def simulate(
                 results += stats
                 if progress is not None:
                     progress(len(results), games)
-    return _summary(ruleset, seed, bots, results, time.perf_counter() - start, max_turns, max_steps)
+    return results
 
 
 Job = tuple[str, Ruleset, int, range, tuple[Bot, ...], int, int, int]

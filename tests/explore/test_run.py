@@ -1,0 +1,160 @@
+"""Playing and measuring an exploration (issue 23): the same numbers however it is run."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pachisi.ai import make_player
+from pachisi.cli import main
+from pachisi.explore import explore, grid_variants
+from pachisi.explore import run as R
+from pachisi.explore.run import Settings, first_mover, measure
+from pachisi.explore.variants import Variant, named_variants
+from pachisi.rules import cowries, engine
+from pachisi.rules.choices import FirstPlayer
+from pachisi.rules.ruleset import get_ruleset, parse_ruleset
+from pachisi.rules.state import CHANCE
+from pachisi.simulate import simulate
+
+
+def _first_seat_to_act(ruleset_text: str, seed: int, index: int) -> int:
+    """The first seat that makes a decision in game ``index``, played out by the rules
+    engine with random players: the seat that began (R-ORDER) acts before any other."""
+    ruleset = parse_ruleset(ruleset_text)
+    state = engine.new_game(ruleset)
+    dice, choices = cowries.game_rngs(seed, index)
+    bot = make_player("random")
+    while True:
+        if engine.current_player(state) == CHANCE:
+            if state.stage.name != "THROW_OFF":
+                return state.seat
+            state, _ = engine.apply_chance(
+                state, cowries.throw(dice, ruleset.cowries, ruleset.p_mouth_up)
+            )
+        else:
+            state, _ = engine.apply_action(state, bot.choose(state, choices))
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "ludii", "classic+first_player=seat0"])
+def test_r_order_the_first_mover_is_the_seat_that_begins_the_game(ruleset: str) -> None:
+    r = parse_ruleset(ruleset)
+    seats = [first_mover(r, 3, i) for i in range(40)]
+    assert seats == [_first_seat_to_act(ruleset, 3, i) for i in range(40)]
+    if r.first_player == FirstPlayer.SEAT0:  # V-FIRST-PLAYER-FIXED (ludii's too)
+        assert set(seats) == {0}
+    else:
+        assert len(set(seats)) == 4
+
+
+def test_the_measures_agree_with_simulate_on_the_same_games() -> None:
+    variant = Variant("herklots-7", get_ruleset("herklots-7"))
+    result = measure(variant, Settings(games=300, seed=9))
+    summary = simulate(variant.ruleset, 300, 9, [make_player("random")] * 4, engine_name="fast")
+    assert result.games == 300 and result.engine == "fast"
+    assert result.throws.mean.value == pytest.approx(summary.mean_throws)
+    assert result.actions.mean.value == pytest.approx(summary.mean_actions)
+    assert result.captures.value == pytest.approx(summary.mean_captures)
+    assert result.draws.value == pytest.approx(summary.draw_rate)
+    assert [round(e.value * 300) for e in result.seat_wins] == list(summary.wins_by_seat)
+    assert result.team_wins is not None and summary.wins_by_team is not None
+    assert [round(e.value * 300) for e in result.team_wins] == list(summary.wins_by_team)
+    assert result.fair_share == 0.5
+    assert result.minutes.value == pytest.approx(
+        (summary.mean_throws + summary.mean_actions) * 4 / 60
+    )
+
+
+def test_the_reference_engine_and_workers_give_the_same_numbers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    plan = grid_variants("capture_bonus=true,false", base="tylor-1879")
+    settings = Settings(games=60, seed=4, skill_games=20)
+    fast = explore(plan, settings)
+    spread = explore(plan, Settings(games=60, seed=4, skill_games=20, workers=2))
+    monkeypatch.setattr(R, "_engine_for", lambda ruleset: "reference")
+    reference = explore(plan, settings)
+    for a, b, c in zip(fast, spread, reference, strict=True):
+        assert a.engine == b.engine == "fast" and c.engine == "reference"
+        for name in ("throws", "actions", "turns"):
+            assert getattr(a, name) == getattr(b, name) == getattr(c, name)
+        assert a.seat_wins == b.seat_wins == c.seat_wins
+        assert a.first_mover == b.first_mover == c.first_mover
+        assert a.skill == b.skill == c.skill and a.skill is not None
+
+
+def test_greedy_beats_random_and_the_skill_games_play_both_sides() -> None:
+    result = measure(named_variants()[0], Settings(games=10, seed=2, skill_games=100))
+    assert result.skill is not None and result.skill.value > 0.8
+    with pytest.raises(ValueError, match="pairs"):
+        Settings(games=10, skill_games=3)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"games": 0},
+        {"games": 5, "players": "expert"},
+        {"games": 5, "pace": 0},
+        {"games": 5, "skill_games": -2},
+    ],
+)
+def test_bad_settings_are_refused(bad: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        Settings(**bad)  # type: ignore[arg-type]
+
+
+def test_explore_writes_its_table_csv_and_json(
+    tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_csv, out_json = tmp_path / "e.csv", tmp_path / "e.json"  # type: ignore[operator]
+    code = main(
+        [
+            "explore",
+            "--grid",
+            "stacking=all,none;pyada_use=free,attached",
+            "--games",
+            "40",
+            "--seed",
+            "7",
+            "--skill-games",
+            "10",
+            "--csv",
+            str(out_csv),
+            "--json",
+            str(out_json),
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "classic+stacking=none" in out and "skipped classic+" in out
+    rows = out_csv.read_text().splitlines()
+    assert len(rows) == 3 and rows[0].startswith("variant,switch,choice,games,engine")
+    document = json.loads(out_json.read_text())
+    assert document["settings"]["seed"] == 7 and document["pachisi"]
+    assert [v["variant"] for v in document["variants"]] == ["classic", "classic+stacking=none"]
+    assert len(document["skipped"]) == 2 and all(s["reason"] for s in document["skipped"])
+    first = document["variants"][0]
+    assert first["games"] == 40 and sum(first["throws"]["histogram"]["counts"]) == 40
+    assert first["greedy_vs_random"]["low"] <= first["greedy_vs_random"]["value"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--grid", "nonsense=1"],
+        ["--flip-from", "chess"],
+        ["--grid", "stacking=all", "--named"],
+        ["--games", "0"],
+        ["--pace", "fast"],
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(
+    args: list[str], tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_json = tmp_path / "e.json"  # type: ignore[operator]
+    assert main(["explore", *args, "--json", str(out_json)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error" in err
+    assert not out_json.exists()
