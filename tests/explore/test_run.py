@@ -81,7 +81,30 @@ def test_the_reference_engine_and_workers_give_the_same_numbers(
             assert getattr(a, name) == getattr(b, name) == getattr(c, name)
         assert a.seat_wins == b.seat_wins == c.seat_wins
         assert a.first_mover == b.first_mover == c.first_mover
+        assert a.comeback == b.comeback == c.comeback and a.comeback.value > 0
         assert a.skill == b.skill == c.skill and a.skill is not None
+
+
+def test_a_comeback_is_a_win_by_a_side_that_did_not_lead_at_the_midpoint() -> None:
+    # Recomputed here from the rules engine's own games: each game played twice, to its
+    # end and to half its steps.
+    from pachisi.ai.games import play_on
+
+    ruleset = get_ruleset("tylor-1879")
+    result = measure(Variant("tylor-1879", ruleset), Settings(games=30, seed=8))
+    bot = make_player("random")
+    won = counted = 0
+    for i in range(30):
+        dice, choices = cowries.game_rngs(8, i)
+        _, game = play_on(engine.new_game(ruleset), dice, [bot] * 4, bot_rng=choices)
+        dice, choices = cowries.game_rngs(8, i)
+        half = (game.throws + game.actions) // 2
+        mid, _ = play_on(engine.new_game(ruleset), dice, [bot] * 4, bot_rng=choices, max_steps=half)
+        team = [sum(mid.pos[4 * s + k] for s in (t, t + 2) for k in range(4)) for t in (0, 1)]
+        if game.winner is not None and team[0] != team[1]:
+            counted += 1
+            won += game.winner != team.index(max(team))
+    assert (won, counted) == (round(result.comeback.value * counted), counted) and counted > 20
 
 
 def test_greedy_beats_random_and_the_skill_games_play_both_sides() -> None:
@@ -137,6 +160,7 @@ def test_explore_writes_its_table_csv_and_json(
     assert len(document["skipped"]) == 2 and all(s["reason"] for s in document["skipped"])
     first = document["variants"][0]
     assert first["games"] == 40 and sum(first["throws"]["histogram"]["counts"]) == 40
+    assert 0 <= first["comeback_rate"]["low"] <= first["comeback_rate"]["high"] <= 1
     assert first["greedy_vs_random"]["low"] <= first["greedy_vs_random"]["value"]
 
 

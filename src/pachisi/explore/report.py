@@ -51,6 +51,7 @@ def print_table(
     table.add_column("unfinished", justify="right")
     table.add_column("first mover's edge", justify="right")
     table.add_column("captures / game", justify="right")
+    table.add_column("comebacks", justify="right")
     if settings.skill_games:
         table.add_column("greedy beats random", justify="right")
     for r in results:
@@ -63,6 +64,7 @@ def print_table(
             _pct(r.unfinished),
             _pct(r.first_mover_edge, signed=True),
             _pm(r.captures, 1),
+            _pct(r.comeback),
         ]
         if settings.skill_games:
             row.append(_pct(r.skill) if r.skill is not None else "")
@@ -108,6 +110,7 @@ def _row(r: VariantResult) -> dict[str, Any]:
     row.update(_columns("first_mover_wins", r.first_mover))
     row["fair_share"] = r.fair_share
     row.update(_columns("captures_per_game", r.captures))
+    row.update(_columns("comeback_rate", r.comeback))
     if r.skill is None:
         row.update({"greedy_vs_random": "", "greedy_vs_random_low": ""})
         row["greedy_vs_random_high"] = ""
@@ -156,6 +159,7 @@ def as_json(
             "fair_share": r.fair_share,
             "first_mover_edge": r.first_mover_edge.as_dict(),
             "captures_per_game": r.captures.as_dict(3),
+            "comeback_rate": r.comeback.as_dict(),
             "greedy_vs_random": None if r.skill is None else r.skill.as_dict(),
         }
 

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from pachisi.ai import make_player
-from pachisi.ai.games import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS, GameStats
+from pachisi.ai.games import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS, GameStats, play_on
 from pachisi.explore.measures import Estimate, Length, mean_of, rate
 from pachisi.explore.variants import Variant
 from pachisi.rules import cowries, engine
 from pachisi.rules.ruleset import Ruleset
-from pachisi.rules.state import Stage
+from pachisi.rules.state import Stage, State
 from pachisi.simulate import play_games
 
 __all__ = ["PACE_SECONDS", "PLAYERS", "Settings", "VariantResult", "first_mover", "measure"]
@@ -99,6 +99,10 @@ class VariantResult:
     """What :attr:`first_mover` would be if beginning gave nothing: one over the sides."""
     captures: Estimate
     """Capture events per game."""
+    comeback: Estimate
+    """The share of decided games won by a side that did not lead at the game's midpoint
+    (half its throws and actions), among the games with one side ahead then: ahead in the
+    sum of its men's progress."""
     skill: Estimate | None
     """``greedy``'s side's share of the games against ``random``, two against two."""
 
@@ -176,6 +180,7 @@ def measure(
         first_mover=rate(led, len(decided)),
         fair_share=1 / sides,
         captures=mean_of([g.captures for g in games]),
+        comeback=_comeback(ruleset, _midpoints(ruleset, settings, games, name), games),
         skill=skill,
     )
 
@@ -209,6 +214,58 @@ def _play(
         progress=advance,
         first=first,
     )
+
+
+def _midpoints(
+    ruleset: Ruleset, settings: Settings, games: Sequence[GameStats], name: str
+) -> list[State]:
+    """Where each game stood after half its throws and actions: the same game played
+    again, with its own generators, and stopped there by the step cap."""
+    names = [settings.players] * 4
+    halves: dict[int, list[int]] = {}
+    for i, g in enumerate(games):
+        halves.setdefault(max(1, (g.throws + g.actions) // 2), []).append(i)
+    out: list[State | None] = [None] * len(games)
+    if name == "fast":
+        from pachisi.ai.playouts import simulate_games
+
+        # Games of the same half length stop at the same cap: one call each.
+        for half, indices in halves.items():
+            result = simulate_games(
+                ruleset, settings.seed, indices, names, max_turns=settings.max_turns,
+                max_steps=half,
+            )  # fmt: skip
+            for j, i in enumerate(indices):
+                out[i] = result.final_state(j, ruleset)
+    else:
+        bots = [make_player(settings.players)] * 4
+        for half, indices in halves.items():
+            for i in indices:
+                dice, choices = cowries.game_rngs(settings.seed, i)
+                out[i], _ = play_on(
+                    engine.new_game(ruleset), dice, bots, bot_rng=choices,
+                    max_turns=settings.max_turns, max_steps=half,
+                )  # fmt: skip
+    return [state for state in out if state is not None]
+
+
+def _comeback(ruleset: Ruleset, midpoints: Sequence[State], games: Sequence[GameStats]) -> Estimate:
+    """How often the side that led at the midpoint did not win (:attr:`VariantResult.comeback`)."""
+    sides = range(engine.side_count(ruleset))
+    seats = [engine.side_seats(ruleset, side) for side in sides]
+    won = counted = 0
+    for state, g in zip(midpoints, games, strict=True):
+        if g.winner is None:
+            continue
+        progress = [
+            sum(state.pos[4 * s + i] for s in seats[side] for i in range(4)) for side in sides
+        ]
+        ahead = max(progress)
+        if progress.count(ahead) > 1:
+            continue
+        counted += 1
+        won += progress.index(ahead) != g.winner
+    return rate(won, counted)
 
 
 def _skill(ruleset: Ruleset, settings: Settings, name: str, progress: Progress | None) -> Estimate:
