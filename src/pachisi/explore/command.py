@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
         results = explore(plan, settings, advance)
     # Piped into a file or another program, the table keeps its width instead of folding
     # to 80 columns.
-    print_table(results, settings, Console() if sys.stdout.isatty() else Console(width=180))
+    print_table(results, settings, Console() if sys.stdout.isatty() else Console(width=230))
     for text, why in plan.skipped:
         print(f"skipped {text}: {why}")
     if args.csv is not None:
