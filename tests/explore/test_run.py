@@ -114,6 +114,17 @@ def test_greedy_beats_random_and_the_skill_games_play_both_sides() -> None:
         Settings(games=10, skill_games=3)
 
 
+def test_learned_plays_greedy_only_where_its_network_was_trained() -> None:
+    plan = grid_variants("blockade=false,true")  # classic's network never saw a blockade
+    trained, untrained = explore(plan, Settings(games=10, seed=3, strong_games=6))
+    assert trained.strong_player == "learned" and trained.strong is not None
+    assert trained.strong.low <= trained.strong.value <= trained.strong.high
+    assert untrained.strong_player is None and untrained.strong is None
+    again = explore(plan, Settings(games=10, seed=3, strong_games=6, workers=2))[0]
+    assert again.strong == trained.strong
+    assert explore(plan, Settings(games=10, seed=3))[0].strong is None
+
+
 @pytest.mark.parametrize(
     "bad",
     [
@@ -121,6 +132,7 @@ def test_greedy_beats_random_and_the_skill_games_play_both_sides() -> None:
         {"games": 5, "players": "expert"},
         {"games": 5, "pace": 0},
         {"games": 5, "skill_games": -2},
+        {"games": 5, "strong_games": 5},
     ],
 )
 def test_bad_settings_are_refused(bad: dict[str, object]) -> None:

@@ -76,6 +76,15 @@ def add_parser(sub: Any, integer: Integer, max_games: int, max_seed: int, max_wo
         "pairing on both sides of the board (default: 0, none)",
     )
     p.add_argument(
+        "--strong-games",
+        type=integer(0, max_games),
+        default=0,
+        metavar="N",
+        help="also play N games (even) of learned against greedy, two against two, where a "
+        "network was trained for the variant's rules (the named ones and "
+        "classic+teams=individual; on worker processes with --workers)",
+    )
+    p.add_argument(
         "--pace",
         type=_pace,
         default=PACE_SECONDS,
@@ -115,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         players=args.players,
         skill_games=args.skill_games,
+        strong_games=args.strong_games,
         workers=args.workers,
         pace=args.pace,
     )
@@ -124,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         plan = grid_variants(args.grid, args.base)
     else:
         plan = PlanType(named_variants())
-    total = len(plan.variants) * (settings.games + settings.skill_games)
+    total = len(plan.variants) * (settings.games + settings.skill_games + settings.strong_games)
     played = [0]
     with games_bar(total, show=sys.stderr.isatty()) as bar:
 

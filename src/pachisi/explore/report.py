@@ -54,6 +54,8 @@ def print_table(
     table.add_column("comebacks", justify="right")
     if settings.skill_games:
         table.add_column("greedy beats random", justify="right")
+    if settings.strong_games:
+        table.add_column("learned beats greedy", justify="right")
     for r in results:
         row = [
             r.variant.label,
@@ -68,6 +70,8 @@ def print_table(
         ]
         if settings.skill_games:
             row.append(_pct(r.skill) if r.skill is not None else "")
+        if settings.strong_games:
+            row.append(_pct(r.strong) if r.strong is not None else "no network")
         table.add_row(*row)
     out.print(table)
 
@@ -116,6 +120,12 @@ def _row(r: VariantResult) -> dict[str, Any]:
         row["greedy_vs_random_high"] = ""
     else:
         row.update(_columns("greedy_vs_random", r.skill))
+    row["strong_player"] = r.strong_player or ""
+    if r.strong is None:
+        row.update({"strong_vs_greedy": "", "strong_vs_greedy_low": ""})
+        row["strong_vs_greedy_high"] = ""
+    else:
+        row.update(_columns("strong_vs_greedy", r.strong))
     return row
 
 
@@ -161,6 +171,8 @@ def as_json(
             "captures_per_game": r.captures.as_dict(3),
             "comeback_rate": r.comeback.as_dict(),
             "greedy_vs_random": None if r.skill is None else r.skill.as_dict(),
+            "strong_player": r.strong_player,
+            "strong_vs_greedy": None if r.strong is None else r.strong.as_dict(),
         }
 
     document = {

@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from pachisi.ai import make_player
 from pachisi.ai.games import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS, GameStats, play_on
+from pachisi.ai.learned.value import trained_for
 from pachisi.explore.measures import Estimate, Length, mean_of, rate
 from pachisi.explore.variants import Variant
 from pachisi.rules import cowries, engine
@@ -43,6 +44,9 @@ class Settings:
     players: str = "random"
     skill_games: int = 0
     """Games of ``greedy`` against ``random`` (two against two) per variant; 0: none."""
+    strong_games: int = 0
+    """Games of ``learned`` against ``greedy`` (two against two) per variant where the
+    network was trained for the variant's rules; 0: none."""
     workers: int = 1
     pace: float = PACE_SECONDS
     max_turns: int = DEFAULT_MAX_TURNS
@@ -53,8 +57,11 @@ class Settings:
             raise ValueError(f"players must be one of {', '.join(PLAYERS)}, not {self.players!r}")
         if self.games < 1:
             raise ValueError("an exploration plays at least one game per variant")
-        if self.skill_games < 0 or self.skill_games % 2:
-            raise ValueError("skill games come in pairs (each side of the board): an even number")
+        for count in (self.skill_games, self.strong_games):
+            if count < 0 or count % 2:
+                raise ValueError(
+                    "skill games come in pairs (each side of the board): an even number"
+                )
         if not self.pace > 0:
             raise ValueError("the pace is a positive number of seconds")
 
@@ -64,6 +71,7 @@ class Settings:
             "seed": self.seed,
             "players": self.players,
             "skill_games": self.skill_games,
+            "strong_games": self.strong_games,
             "workers": self.workers,
             "pace_seconds": self.pace,
             "max_turns": self.max_turns,
@@ -105,6 +113,11 @@ class VariantResult:
     sum of its men's progress."""
     skill: Estimate | None
     """``greedy``'s side's share of the games against ``random``, two against two."""
+    strong: Estimate | None = None
+    """``learned``'s side's share of the games against ``greedy``, two against two; None
+    where no network was trained for the variant's rules (or none were asked for)."""
+    strong_player: str | None = None
+    """The player of :attr:`strong`: ``learned`` (its network for this ruleset), or None."""
 
     @property
     def first_mover_edge(self) -> Estimate:
@@ -150,7 +163,15 @@ def measure(
     games = _play(ruleset, settings, bots, name, progress)
     skill = None
     if settings.skill_games:
-        skill = _skill(ruleset, settings, name, progress)
+        skill = _pairs(ruleset, settings, "greedy", "random", settings.skill_games, name, progress)
+    strong = strong_player = None
+    if settings.strong_games and trained_for(ruleset):
+        # The network plays only the rules it was trained for (docs/ai.md): elsewhere the
+        # level falls back on a search far too slow for thousands of games.
+        strong_player = "learned"
+        strong = _pairs(
+            ruleset, settings, "learned", "greedy", settings.strong_games, "reference", progress
+        )
     seconds = time.perf_counter() - began
     n = len(games)
     sides = engine.side_count(ruleset)
@@ -182,6 +203,8 @@ def measure(
         captures=mean_of([g.captures for g in games]),
         comeback=_comeback(ruleset, _midpoints(ruleset, settings, games, name), games),
         skill=skill,
+        strong=strong,
+        strong_player=strong_player,
     )
 
 
@@ -268,16 +291,25 @@ def _comeback(ruleset: Ruleset, midpoints: Sequence[State], games: Sequence[Game
     return rate(won, counted)
 
 
-def _skill(ruleset: Ruleset, settings: Settings, name: str, progress: Progress | None) -> Estimate:
-    """``greedy`` on seats 0 and 2 against ``random`` on 1 and 3 for half the games, the
-    other way round for the other half (the same throws: games of the same indices), so
-    that neither side of the board favours either player."""
-    greedy, random_ = make_player("greedy"), make_player("random")
-    half = settings.skill_games // 2
+def _pairs(
+    ruleset: Ruleset,
+    settings: Settings,
+    stronger: str,
+    weaker: str,
+    count: int,
+    name: str,
+    progress: Progress | None,
+) -> Estimate:
+    """``stronger`` on seats 0 and 2 against ``weaker`` on 1 and 3 for half of ``count``
+    games, the other way round for the other half (the same throws: games of the same
+    indices), so that neither side of the board favours either player; the stronger
+    side's share of the games."""
+    strong, weak = make_player(stronger), make_player(weaker)
+    half = count // 2
     # Games after the measured ones: their own throws.
     first = settings.games
-    even = _play(ruleset, settings, [greedy, random_] * 2, name, progress, first, half)
-    odd = _play(ruleset, settings, [random_, greedy] * 2, name, progress, first, half)
+    even = _play(ruleset, settings, [strong, weak] * 2, name, progress, first, half)
+    odd = _play(ruleset, settings, [weak, strong] * 2, name, progress, first, half)
     won = sum(bool({0, 2} & set(g.winning_seats)) for g in even)
     won += sum(bool({1, 3} & set(g.winning_seats)) for g in odd)
     return rate(won, 2 * half)
