@@ -50,6 +50,7 @@ from pachisi.ai.players import PLAYER_NAMES, make_player
 from pachisi.arguments import MAX_THREADS
 from pachisi.describe import DESCRIPTIONS, describe_action, situation
 from pachisi.explore.command import add_parser as add_explore_parser
+from pachisi.explore.results import ResultsError
 from pachisi.explore.variants import ExplorePlanError
 from pachisi.notation import (
     NotationError,
@@ -137,6 +138,7 @@ _USER_ERRORS: Final = (
     UnknownBotError,
     SavePathError,
     ExplorePlanError,
+    ResultsError,
     OSError,
 )
 """What bad input raises; anything else that escapes a command is a bug."""

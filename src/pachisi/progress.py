@@ -38,4 +38,4 @@ def games_bar(total: int, *, show: bool) -> Iterator[Callable[[int, int], None]]
     )
     task = bar.add_task("games", total=total)
     with bar:
-        yield lambda done, total: bar.update(task, completed=done)
+        yield lambda done, total: bar.update(task, completed=done, total=total)

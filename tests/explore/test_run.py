@@ -6,17 +6,23 @@ import json
 
 import pytest
 
+import pachisi.explore
 from pachisi.ai import make_player
 from pachisi.cli import main
-from pachisi.explore import explore, grid_variants
-from pachisi.explore import run as R
-from pachisi.explore.run import Settings, first_mover, measure
+from pachisi.explore import Plan, explore, grid_variants
+from pachisi.explore.run import first_mover
+from pachisi.explore.settings import Settings
+from pachisi.explore.tally import VariantResult
 from pachisi.explore.variants import Variant, named_variants
 from pachisi.rules import cowries, engine
 from pachisi.rules.choices import FirstPlayer
 from pachisi.rules.ruleset import get_ruleset, parse_ruleset
 from pachisi.rules.state import CHANCE
 from pachisi.simulate import simulate
+
+
+def measure(variant: Variant, settings: Settings) -> VariantResult:
+    return explore(Plan((variant,)), settings)[0]
 
 
 def _first_seat_to_act(ruleset_text: str, seed: int, index: int) -> int:
@@ -73,7 +79,7 @@ def test_the_reference_engine_and_workers_give_the_same_numbers(
     settings = Settings(games=60, seed=4, skill_games=20)
     fast = explore(plan, settings)
     spread = explore(plan, Settings(games=60, seed=4, skill_games=20, workers=2))
-    monkeypatch.setattr(R, "_engine_for", lambda ruleset: "reference")
+    monkeypatch.setattr(pachisi.explore, "engine_for", lambda ruleset: "reference")
     reference = explore(plan, settings)
     for a, b, c in zip(fast, spread, reference, strict=True):
         assert a.engine == b.engine == "fast" and c.engine == "reference"

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from pachisi.explore.run import PACE_SECONDS, PLAYERS
+from pachisi.explore.settings import PACE_SECONDS, PLAYERS
 
 __all__ = ["add_parser", "run"]
 
@@ -26,6 +26,16 @@ def _pace(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text[:24]!r} is not a number of seconds") from None
     if not 0.1 <= value <= 600:
         raise argparse.ArgumentTypeError(f"{text[:24]} is not from 0.1 to 600 seconds")
+    return value
+
+
+def _width(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:24]!r} is not a number") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{text[:24]} is not between 0 and 1 (0.01: 1%)")
     return value
 
 
@@ -98,6 +108,28 @@ def add_parser(sub: Any, integer: Integer, max_games: int, max_seed: int, max_wo
         metavar="K",
         help="spread each variant's games over K processes (the same numbers)",
     )
+    p.add_argument(
+        "--precision",
+        type=_width,
+        default=None,
+        metavar="W",
+        help="play rounds of --games (and of the skill games) until every interval is at "
+        "most W wide: rates in absolute terms (0.01: one point), lengths and captures "
+        "relative to their value",
+    )
+    p.add_argument(
+        "--max-games",
+        type=integer(1, max_games),
+        default=max_games,
+        metavar="N",
+        help=f"with --precision, at most N measured games per variant (default: {max_games})",
+    )
+    p.add_argument(
+        "--results",
+        metavar="PATH",
+        help="stream every game played to PATH (JSON Lines); a run given its own file again "
+        "resumes where it stopped, playing no game twice",
+    )
     p.add_argument("--csv", metavar="PATH", help="also write one CSV row per variant")
     p.add_argument("--json", metavar="PATH", help="also write the whole exploration as JSON")
     p.set_defaults(run=run)
@@ -110,13 +142,13 @@ def run(args: argparse.Namespace) -> int:
     from pachisi import __version__
     from pachisi.explore import explore
     from pachisi.explore.report import as_csv, as_json, print_table
-    from pachisi.explore.run import Settings
+    from pachisi.explore.settings import Settings
     from pachisi.explore.variants import Plan as PlanType
     from pachisi.explore.variants import flip_variants, grid_variants, named_variants
     from pachisi.progress import games_bar
     from pachisi.savefile import check_save_path, save_text
 
-    for path in (args.csv, args.json):
+    for path in (args.csv, args.json, args.results):
         if path is not None:
             check_save_path(path)
     settings = Settings(
@@ -127,6 +159,8 @@ def run(args: argparse.Namespace) -> int:
         strong_games=args.strong_games,
         workers=args.workers,
         pace=args.pace,
+        precision=args.precision,
+        max_games=max(args.max_games, args.games),
     )
     if args.flip_from is not None:
         plan = flip_variants(args.flip_from)
@@ -139,10 +173,11 @@ def run(args: argparse.Namespace) -> int:
     with games_bar(total, show=sys.stderr.isatty()) as bar:
 
         def advance(n: int) -> None:
+            # Rounds past the first (--precision) add to the total as they come.
             played[0] += n
-            bar(played[0], total)
+            bar(played[0], max(total, played[0]))
 
-        results = explore(plan, settings, advance)
+        results = explore(plan, settings, advance, results=args.results, version=__version__)
     # Piped into a file or another program, the table keeps its width instead of folding
     # to 80 columns.
     print_table(results, settings, Console() if sys.stdout.isatty() else Console(width=230))

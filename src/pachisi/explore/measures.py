@@ -15,7 +15,8 @@ distribution-free interval between two order statistics of the sample.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -70,43 +71,76 @@ def rate(hits: int, trials: int) -> Estimate:
 def mean_of(values: Sequence[float]) -> Estimate:
     """The sample mean with its normal 95% interval (one value: no width known, the
     interval is the value itself)."""
-    n = len(values)
+    return mean_of_counts(Counter(values))
+
+
+def mean_of_counts(counts: Mapping[Any, int]) -> Estimate:
+    """:func:`mean_of` the sample in which value ``v`` occurs ``counts[v]`` times."""
+    n = sum(counts.values())
     if n == 0:
         return Estimate(0.0, 0.0, 0.0)
-    mean = math.fsum(values) / n
+    mean = math.fsum(v * c for v, c in counts.items()) / n
     if n == 1:
         return Estimate(mean, mean, mean)
-    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    variance = math.fsum(c * (v - mean) ** 2 for v, c in counts.items()) / (n - 1)
     half = Z95 * math.sqrt(variance / n)
     return Estimate(mean, mean - half, mean + half)
 
 
 def quantile_of(sorted_values: Sequence[float], q: float) -> Estimate:
-    """The ``q`` quantile of a sorted sample (the lower of two middle values, for ranks),
-    with the order statistics around rank ``n q`` that cover it 95% of the time
-    (the binomial's normal approximation, clipped to the sample)."""
-    n = len(sorted_values)
+    """The ``q`` quantile of a sample (the lower of two middle values, for ranks), with
+    the order statistics around rank ``n q`` that cover it 95% of the time (the binomial's
+    normal approximation, clipped to the sample)."""
+    return quantile_of_counts(Counter(sorted_values), q)
+
+
+def quantile_of_counts(counts: Mapping[Any, int], q: float) -> Estimate:
+    """:func:`quantile_of` the sample in which value ``v`` occurs ``counts[v]`` times."""
+    n = sum(counts.values())
     if n == 0:
         return Estimate(0.0, 0.0, 0.0)
     rank = min(n - 1, max(0, math.ceil(n * q) - 1))
     spread = Z95 * math.sqrt(n * q * (1 - q))
     lo = min(n - 1, max(0, math.floor(n * q - spread) - 1))
     hi = min(n - 1, max(0, math.ceil(n * q + spread)))
-    return Estimate(float(sorted_values[rank]), float(sorted_values[lo]), float(sorted_values[hi]))
+    value, low, high = _order_statistics(counts, (rank, lo, hi))
+    return Estimate(value, low, high)
+
+
+def _order_statistics(counts: Mapping[Any, int], ranks: Sequence[int]) -> list[float]:
+    """The values at the given 0-based ranks of the sorted sample."""
+    out = [0.0] * len(ranks)
+    order = sorted(range(len(ranks)), key=lambda i: ranks[i])
+    seen = 0
+    j = 0
+    for value in sorted(counts):
+        seen += counts[value]
+        while j < len(order) and ranks[order[j]] < seen:
+            out[order[j]] = float(value)
+            j += 1
+    return out
 
 
 def histogram(values: Sequence[int], bins: int = HISTOGRAM_BINS) -> dict[str, list[int]]:
     """Counts of ``values`` in ``bins`` equal bins from the smallest to the largest
     (``edges`` has one more entry than ``counts``; the last bin includes its right edge)."""
-    if not values:
+    return histogram_of_counts(Counter(values), bins)
+
+
+def histogram_of_counts(
+    counts: Mapping[int, int], bins: int = HISTOGRAM_BINS
+) -> dict[str, list[int]]:
+    """:func:`histogram` of the sample in which value ``v`` occurs ``counts[v]`` times."""
+    present = [v for v, c in counts.items() if c]
+    if not present:
         return {"edges": [], "counts": []}
-    low, high = min(values), max(values)
+    low, high = min(present), max(present)
     step = max(1, math.ceil((high - low + 1) / bins))
     edges = [low + i * step for i in range(bins + 1)]
-    counts = [0] * bins
-    for v in values:
-        counts[min(bins - 1, (v - low) // step)] += 1
-    return {"edges": edges, "counts": counts}
+    out = [0] * bins
+    for v, c in counts.items():
+        out[min(bins - 1, (v - low) // step)] += c
+    return {"edges": edges, "counts": out}
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,12 +154,17 @@ class Length:
 
     @classmethod
     def of(cls, values: Sequence[int]) -> Length:
-        ordered = sorted(values)
+        return cls.of_counts(Counter(values))
+
+    @classmethod
+    def of_counts(cls, counts: Mapping[int, int]) -> Length:
+        """The length of the sample in which ``v`` occurs ``counts[v]`` times: memory
+        for the distinct values only, however many games."""
         return cls(
-            mean_of(ordered),
-            quantile_of(ordered, 0.5),
-            quantile_of(ordered, 0.9),
-            histogram(ordered),
+            mean_of_counts(counts),
+            quantile_of_counts(counts, 0.5),
+            quantile_of_counts(counts, 0.9),
+            histogram_of_counts(counts),
         )
 
     def as_dict(self) -> dict[str, Any]:

@@ -17,7 +17,8 @@ from rich.console import Console
 from rich.table import Table
 
 from pachisi.explore.measures import Estimate, Length
-from pachisi.explore.run import Settings, VariantResult
+from pachisi.explore.settings import Settings
+from pachisi.explore.tally import VariantResult
 
 __all__ = ["as_csv", "as_json", "print_table"]
 

@@ -1,0 +1,186 @@
+"""What an exploration has counted of one variant so far, in memory that does not grow
+with the number of games, and the figures it gives.
+
+A :class:`Tally` keeps, for each length and for the captures, how many games had each
+value (a few thousand distinct values at most), and counts for every rate; the exact mean,
+median, p90 and histogram come from those counts. So a run of a million games per variant
+holds no more than a run of a thousand, and the results file
+(:mod:`pachisi.explore.results`) holds the games themselves.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from pachisi.explore.measures import Estimate, Length, mean_of_counts, rate
+from pachisi.explore.settings import Settings
+from pachisi.explore.variants import Variant
+from pachisi.rules import engine
+
+__all__ = ["GameRecord", "Tally", "VariantResult"]
+
+
+class GameRecord(NamedTuple):
+    """One measured game, as the results file stores it."""
+
+    throws: int
+    actions: int
+    turns: int
+    captures: int
+    winner: int
+    """The winning side; -2 a draw (R-DEADLOCK, R-FROZEN), -1 unfinished (a cap)."""
+    first_won: int
+    """1 if the first mover's side won, 0 if another side did, -1 if nobody won."""
+    comeback: int
+    """1 if a side that did not lead at the midpoint won, 0 if the leader won, -1 if
+    nobody won or no single side led then."""
+
+
+@dataclass(frozen=True, slots=True)
+class VariantResult:
+    """Everything measured of one variant, each figure with its 95% interval."""
+
+    variant: Variant
+    games: int
+    engine: str
+    """The engine that played the games: ``fast`` (compiled) or ``reference``."""
+    seconds: float = field(compare=False)
+    """How long the games took (not a result: two runs of the same games compare equal)."""
+    throws: Length
+    actions: Length
+    turns: Length
+    minutes: Estimate
+    """The mean game at :attr:`Settings.pace` seconds per throw or action."""
+    draws: Estimate
+    """Games drawn by R-DEADLOCK or R-FROZEN."""
+    unfinished: Estimate
+    """Games cut off by the turn or step cap (a simulation setting, not a rule)."""
+    seat_wins: tuple[Estimate, ...]
+    """Each seat's share of the games its side won."""
+    team_wins: tuple[Estimate, ...] | None
+    """Each team's share (teams 0 = seats 0+2 and 1 = seats 1+3); None without teams."""
+    first_mover: Estimate
+    """The share of decided games that the first mover's side won."""
+    fair_share: float
+    """What :attr:`first_mover` would be if beginning gave nothing: one over the sides."""
+    captures: Estimate
+    """Capture events per game."""
+    comeback: Estimate
+    """The share of decided games won by a side that did not lead at the game's midpoint
+    (half its throws and actions), among the games with one side ahead then: ahead in the
+    sum of its men's progress."""
+    skill: Estimate | None
+    """``greedy``'s side's share of the games against ``random``, two against two."""
+    strong: Estimate | None = None
+    """``learned``'s side's share of the games against ``greedy``, two against two; None
+    where no network was trained for the variant's rules (or none were asked for)."""
+    strong_player: str | None = None
+    """The player of :attr:`strong`: ``learned`` (its network for this ruleset), or None."""
+    skill_games: int = 0
+    strong_games: int = 0
+
+    @property
+    def first_mover_edge(self) -> Estimate:
+        """:attr:`first_mover` less the fair share."""
+        f, s = self.first_mover, self.fair_share
+        return Estimate(f.value - s, f.low - s, f.high - s)
+
+
+@dataclass
+class Tally:
+    """Counts of one variant's games so far (see the module's description)."""
+
+    variant: Variant
+    engine: str = "fast"
+    seconds: float = 0.0
+    games: int = 0
+    throws: Counter[int] = field(default_factory=Counter)
+    actions: Counter[int] = field(default_factory=Counter)
+    turns: Counter[int] = field(default_factory=Counter)
+    steps: Counter[int] = field(default_factory=Counter)
+    captures: Counter[int] = field(default_factory=Counter)
+    draws: int = 0
+    unfinished: int = 0
+    side_wins: Counter[int] = field(default_factory=Counter)
+    decided: int = 0
+    first_won: int = 0
+    comeback_counted: int = 0
+    comebacks: int = 0
+    skill_games: int = 0
+    skill_won: int = 0
+    strong_games: int = 0
+    strong_won: int = 0
+    strong_player: str | None = None
+
+    def add(self, records: Iterable[GameRecord]) -> None:
+        """Count measured games."""
+        for r in records:
+            self.games += 1
+            self.throws[r.throws] += 1
+            self.actions[r.actions] += 1
+            self.turns[r.turns] += 1
+            self.steps[r.throws + r.actions] += 1
+            self.captures[r.captures] += 1
+            if r.winner == -2:
+                self.draws += 1
+            elif r.winner == -1:
+                self.unfinished += 1
+            else:
+                self.side_wins[r.winner] += 1
+            if r.first_won >= 0:
+                self.decided += 1
+                self.first_won += r.first_won
+            if r.comeback >= 0:
+                self.comeback_counted += 1
+                self.comebacks += r.comeback
+
+    def add_pairs(self, kind: str, games: int, won: int) -> None:
+        """Count games of a stronger player against a weaker one (``skill`` or ``strong``)."""
+        if kind == "skill":
+            self.skill_games += games
+            self.skill_won += won
+        else:
+            self.strong_games += games
+            self.strong_won += won
+
+    def result(self, settings: Settings) -> VariantResult:
+        """The figures, each with its 95% interval."""
+        ruleset = self.variant.ruleset
+        n = self.games
+        sides = engine.side_count(ruleset)
+        seat_wins = tuple(
+            rate(sum(self.side_wins[side] for side in range(sides)
+                     if seat in engine.side_seats(ruleset, side)), n)
+            for seat in range(4)
+        )  # fmt: skip
+        team_wins = None
+        if sides == 2:
+            team_wins = tuple(rate(self.side_wins[t], n) for t in range(2))
+        steps = mean_of_counts(self.steps)
+        per = settings.pace / 60
+        return VariantResult(
+            variant=self.variant,
+            games=n,
+            engine=self.engine,
+            seconds=self.seconds,
+            throws=Length.of_counts(self.throws),
+            actions=Length.of_counts(self.actions),
+            turns=Length.of_counts(self.turns),
+            minutes=Estimate(steps.value * per, steps.low * per, steps.high * per),
+            draws=rate(self.draws, n),
+            unfinished=rate(self.unfinished, n),
+            seat_wins=seat_wins,
+            team_wins=team_wins,
+            first_mover=rate(self.first_won, self.decided),
+            fair_share=1 / sides,
+            captures=mean_of_counts(self.captures),
+            comeback=rate(self.comebacks, self.comeback_counted),
+            skill=rate(self.skill_won, self.skill_games) if self.skill_games else None,
+            strong=rate(self.strong_won, self.strong_games) if self.strong_games else None,
+            strong_player=self.strong_player,
+            skill_games=self.skill_games,
+            strong_games=self.strong_games,
+        )

@@ -1,0 +1,112 @@
+"""``pachisi explore`` in rounds (issue 23): --precision, the results file and resuming."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pachisi.cli import main
+from pachisi.explore import ResultsError, explore, grid_variants, narrow_enough
+from pachisi.explore.settings import Settings
+
+PLAN = grid_variants("capture_bonus=true,false", base="herklots-7")
+
+
+def _counting() -> tuple[list[int], object]:
+    played = [0]
+
+    def progress(n: int) -> None:
+        played[0] += n
+
+    return played, progress
+
+
+def test_precision_plays_rounds_until_every_interval_is_narrow_enough() -> None:
+    settings = Settings(games=100, seed=2, precision=0.25, max_games=2000)
+    results = explore(PLAN, settings)
+    for r in results:
+        assert narrow_enough(r, 0.25) or r.games == 2000
+        assert r.games % 100 == 0 and r.games > 100  # seat wins need more than one round
+        # Rounds play games 0, 1, 2, ...: the same figures as one round of that many.
+        again = explore(PLAN, Settings(games=r.games, seed=2))
+        assert again[[x.variant for x in again].index(r.variant)] == r
+
+
+def test_precision_stops_at_max_games() -> None:
+    results = explore(PLAN, Settings(games=50, seed=2, precision=0.01, max_games=120))
+    assert [r.games for r in results] == [120, 120]
+    assert not narrow_enough(results[0], 0.01)
+
+
+def test_a_results_file_streams_every_batch_and_an_interrupted_run_resumes(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(games=40, seed=5, skill_games=10, precision=0.3, max_games=200)
+    whole = explore(PLAN, settings)
+    path = tmp_path / "run.jsonl"
+    played, progress = _counting()
+    assert explore(PLAN, settings, progress, results=str(path)) == whole  # type: ignore[arg-type]
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["variants"] == [v.label for v in PLAN.variants]
+    batches = [json.loads(line) for line in lines[1:]]
+    for label in header["variants"]:
+        firsts = [b["first"] for b in batches if b["variant"] == label and b["kind"] == "games"]
+        assert firsts == list(range(0, len(firsts) * 40, 40))  # no game twice, none left out
+    total = played[0]
+    # Cut the file after its third batch and in the middle of the fourth, as a run stopped
+    # while writing would leave it; the resumed run plays only what the file lacks.
+    kept = "\n".join(lines[:4]) + "\n" + lines[4][: len(lines[4]) // 2]
+    path.write_text(kept)
+    played, progress = _counting()
+    assert explore(PLAN, settings, progress, results=str(path)) == whole  # type: ignore[arg-type]
+    redone = sum(len(b["records"]) if b["kind"] == "games" else b["games"] for b in batches[3:])
+    assert played[0] == redone < total
+
+    def untimed(texts: list[str]) -> list[dict[str, object]]:
+        return [{k: v for k, v in json.loads(t).items() if k != "seconds"} for t in texts]
+
+    assert untimed(path.read_text().splitlines()[1:]) == untimed(lines[1:])
+    # A finished run's file resumes to the same figures and plays nothing.
+    played, progress = _counting()
+    assert explore(PLAN, settings, progress, results=str(path)) == whole  # type: ignore[arg-type]
+    assert played[0] == 0
+
+
+def test_a_results_file_of_another_run_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    explore(PLAN, Settings(games=20, seed=5), results=str(path))
+    before = path.read_text()
+    with pytest.raises(ResultsError, match="another run"):
+        explore(PLAN, Settings(games=20, seed=6), results=str(path))
+    with pytest.raises(ResultsError, match="variants"):
+        explore(grid_variants("blockade=false,true"), Settings(games=20, seed=5), results=str(path))
+    lines = before.splitlines()
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(lines[0] + "\n{not json\n" + lines[1] + "\n")
+    with pytest.raises(ResultsError, match="line 2"):
+        explore(PLAN, Settings(games=20, seed=5), results=str(broken))
+    (tmp_path / "other.jsonl").write_text('{"format": "something else"}\n')
+    with pytest.raises(ResultsError, match="not a results file"):
+        explore(PLAN, Settings(games=20, seed=5), results=str(tmp_path / "other.jsonl"))
+    assert path.read_text() == before
+
+
+def test_the_command_resumes_from_its_results_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, out_json = tmp_path / "run.jsonl", tmp_path / "out.json"
+    args = ["explore", "--grid", "stacking=all,none", "--games", "30", "--seed", "3"]
+    args += ["--precision", "0.4", "--max-games", "90", "--results", str(path)]
+    assert main([*args, "--json", str(out_json)]) == 0
+    first = json.loads(out_json.read_text())["variants"]
+    assert main([*args, "--json", str(out_json)]) == 0  # resumed: the file has every game
+    second = json.loads(out_json.read_text())["variants"]
+    assert [{**v, "seconds": 0} for v in first] == [{**v, "seconds": 0} for v in second]
+    assert all(v["games"] in (30, 60, 90) for v in first)
+    capsys.readouterr()
+    assert main([*args[:-2], "--results", str(path), "--seed", "4"]) == 2
+    assert "another run" in capsys.readouterr().err
+    assert main(["explore", "--precision", "2"]) == 2
