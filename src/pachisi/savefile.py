@@ -16,7 +16,13 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-__all__ = ["SavePathError", "check_save_path", "save_text", "sigint_held"]
+__all__ = [
+    "SavePathError",
+    "check_save_path",
+    "save_bytes",
+    "save_text",
+    "sigint_held",
+]
 
 
 class SavePathError(ValueError):
@@ -61,13 +67,18 @@ def save_text(path: str, text: str) -> None:
     held back until the file is in place (in the main thread), then raised. A symbolic
     link is followed: the file it points to is replaced, not the link.
     """
+    save_bytes(path, text.encode("utf-8"))
+
+
+def save_bytes(path: str, data: bytes) -> None:
+    """:func:`save_text` for bytes (a picture, for one)."""
     target = os.path.realpath(path)
     folder, name = os.path.split(target)
     with sigint_held():
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
                 f.flush()
                 os.fsync(f.fileno())
             # mkstemp makes the file private (0600); a record is an ordinary file.

@@ -200,3 +200,16 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "error" in err
     assert not out_json.exists()
+
+
+def test_explore_writes_a_self_contained_html_report_and_its_plots(
+    tmp_path: pytest.TempPathFactory,
+) -> None:
+    page, plots = tmp_path / "r.html", tmp_path  # type: ignore[operator]
+    args = ["explore", "--grid", "capture_bonus=true,false", "--games", "30", "--seed", "2"]
+    assert main([*args, "--skill-games", "10", "--html", str(page), "--plots", str(plots)]) == 0
+    text = page.read_text()  # type: ignore[attr-defined]
+    assert text.startswith("<!doctype html>") and text.count("data:image/png;base64,") == 3
+    assert "classic+capture_bonus=false" in text and "<td>" in text and 'src="http' not in text
+    for name in ("length", "fairness", "skill"):
+        assert (plots / f"{name}.png").read_bytes().startswith(b"\x89PNG")  # type: ignore[operator]

@@ -8,6 +8,8 @@ arguments; bad input raises :class:`~pachisi.explore.variants.ExplorePlanError` 
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -132,6 +134,17 @@ def add_parser(sub: Any, integer: Integer, max_games: int, max_seed: int, max_wo
     )
     p.add_argument("--csv", metavar="PATH", help="also write one CSV row per variant")
     p.add_argument("--json", metavar="PATH", help="also write the whole exploration as JSON")
+    p.add_argument(
+        "--html",
+        metavar="PATH",
+        help="also write a self-contained HTML report: the table and plots of length, "
+        "fairness and skill against luck",
+    )
+    p.add_argument(
+        "--plots",
+        metavar="DIR",
+        help="also write those plots as DIR/length.png, DIR/fairness.png, DIR/skill.png",
+    )
     p.set_defaults(run=run)
 
 
@@ -141,16 +154,20 @@ def run(args: argparse.Namespace) -> int:
 
     from pachisi import __version__
     from pachisi.explore import explore
+    from pachisi.explore.html import PLOTS, as_html, plot_png
     from pachisi.explore.report import as_csv, as_json, print_table
     from pachisi.explore.settings import Settings
     from pachisi.explore.variants import Plan as PlanType
     from pachisi.explore.variants import flip_variants, grid_variants, named_variants
     from pachisi.progress import games_bar
-    from pachisi.savefile import check_save_path, save_text
+    from pachisi.savefile import check_save_path, save_bytes, save_text
 
-    for path in (args.csv, args.json, args.results):
+    for path in (args.csv, args.json, args.results, args.html):
         if path is not None:
             check_save_path(path)
+    if args.plots is not None:
+        for name in PLOTS:
+            check_save_path(os.path.join(args.plots, f"{name}.png"))
     settings = Settings(
         games=args.games,
         seed=args.seed,
@@ -187,4 +204,10 @@ def run(args: argparse.Namespace) -> int:
         save_text(args.csv, as_csv(results))
     if args.json is not None:
         save_text(args.json, as_json(results, settings, plan.skipped, __version__))
+    if args.html is not None:
+        command = "pachisi " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+        save_text(args.html, as_html(results, settings, plan.skipped, __version__, command))
+    if args.plots is not None:
+        for name in PLOTS:
+            save_bytes(os.path.join(args.plots, f"{name}.png"), plot_png(results, name))
     return 0
