@@ -80,6 +80,7 @@ from pachisi.simulate import (
     simulate,
     wilson_interval,
 )
+from pachisi.tournament.ray_backend import RayError
 from pachisi.web.options import add_serve_arguments, settings_from
 
 __all__ = [
@@ -139,6 +140,7 @@ _USER_ERRORS: Final = (
     SavePathError,
     ExplorePlanError,
     ResultsError,
+    RayError,
     OSError,
 )
 """What bad input raises; anything else that escapes a command is a bug."""

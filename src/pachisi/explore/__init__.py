@@ -18,12 +18,12 @@ is its command (:mod:`~pachisi.explore.command`).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from pachisi.explore.measures import Estimate
 from pachisi.explore.results import ResultsError, ResultsFile
-from pachisi.explore.run import engine_for, play_measured, play_pairs, strong_player
+from pachisi.explore.run import Job, JobResult, engine_for, strong_player
+from pachisi.explore.runner import run_jobs
 from pachisi.explore.settings import Settings
 from pachisi.explore.tally import Tally, VariantResult
 from pachisi.explore.variants import (
@@ -50,6 +50,13 @@ __all__ = [
 ]
 
 
+CHUNK = 500
+"""Measured games per job: enough to outweigh a job's start, few enough to share a
+variant's round among workers."""
+PAIR_CHUNK = 40
+"""Skill games per job (an even number): ``learned``'s games take a fraction of a second."""
+
+
 def explore(
     plan: Plan,
     settings: Settings,
@@ -57,15 +64,19 @@ def explore(
     *,
     results: str | None = None,
     version: str = "",
+    ray: str | None = None,
 ) -> list[VariantResult]:
     """Measure every variant of ``plan`` under ``settings``, in the plan's order.
 
     One round plays ``settings.games`` measured games of each variant (and its skill
     games); with ``settings.precision``, rounds go on for the variants whose intervals are
-    still wider (:func:`narrow_enough`), up to ``settings.max_games``. ``results`` names a
-    results file: every batch is written to it as it is played, and a run that finds its
-    own file resumes from it, playing only the games it lacks. ``progress(n)`` is called
-    as each batch of ``n`` games is played.
+    still wider (:func:`narrow_enough`), up to ``settings.max_games``. A round's games are
+    jobs of at most :data:`CHUNK` games, run here, on ``settings.workers`` processes, or on
+    Ray (``ray``: a cluster's address, or ``"local"``), with the same figures.
+    ``results`` names a results file: every batch is written to it once it and the batches
+    before it of its variant are played, and a run that finds its own file resumes from
+    it, playing only the games the file lacks. ``progress(n)`` is called as each batch of
+    ``n`` games is played.
     """
     tallies = [Tally(v, engine_for(v.ruleset), strong_player=strong_player(v.ruleset))
                for v in plan.variants]  # fmt: skip
@@ -78,8 +89,7 @@ def explore(
         targets = {id(t): max(1, -(-t.games // settings.games)) for t in tallies}
         pending = list(tallies)
         while pending:
-            for tally in pending:
-                _play_to(tally, targets[id(tally)], settings, file, progress)
+            _play_round([(t, targets[id(t)]) for t in pending], settings, file, progress, ray)
             if settings.precision is None:
                 break
             pending = [
@@ -96,37 +106,69 @@ def explore(
     return [t.result(settings) for t in tallies]
 
 
-def _play_to(
-    tally: Tally,
-    rounds: int,
-    settings: Settings,
-    file: ResultsFile | None,
-    progress: Callable[[int], None] | None,
-) -> None:
-    """Play ``tally``'s variant up to ``rounds`` rounds: measured games, then the skill
-    games, each batch counted and written before the next is played."""
+def _jobs(tally: Tally, rounds: int, settings: Settings) -> list[Job]:
+    """The jobs that take ``tally``'s variant to ``rounds`` rounds."""
+    jobs = []
     wanted = min(rounds * settings.games, settings.max_games)
-    while tally.games < wanted:
-        first = tally.games
-        count = min(settings.games, wanted - first)
-        began = time.perf_counter()
-        records = play_measured(tally.variant, settings, tally.engine, first, count, progress)
-        seconds = time.perf_counter() - began
-        tally.add(records)
-        tally.seconds += seconds
-        if file is not None:
-            file.games(tally, first, records, seconds)
-    for kind, per_round in (("skill", settings.skill_games), ("strong", settings.strong_games)):
+    for first in range(tally.games, wanted, CHUNK):
+        count = min(CHUNK, wanted - first)
+        jobs.append(Job("games", tally.variant, settings, tally.engine, first, count))
+    for kind, per_round, played in (
+        ("skill", settings.skill_games, tally.skill_games),
+        ("strong", settings.strong_games, tally.strong_games),
+    ):
         if not per_round or (kind == "strong" and tally.strong_player is None):
             continue
         name = tally.engine if kind == "skill" else "reference"
-        while (played := tally.skill_games if kind == "skill" else tally.strong_games) < (
-            rounds * per_round
-        ):
-            won = play_pairs(tally.variant, settings, kind, name, played, per_round, progress)
-            tally.add_pairs(kind, per_round, won)
-            if file is not None:
-                file.pairs(tally, kind, played, per_round, won)
+        for first in range(played, rounds * per_round, PAIR_CHUNK):
+            count = min(PAIR_CHUNK, rounds * per_round - first)
+            jobs.append(Job(kind, tally.variant, settings, name, first, count))
+    return jobs
+
+
+def _play_round(
+    wanted: list[tuple[Tally, int]],
+    settings: Settings,
+    file: ResultsFile | None,
+    progress: Callable[[int], None] | None,
+    ray: str | None,
+) -> None:
+    """Run the jobs of one round and count each batch in order: a batch is counted (and
+    written) once the batches before it of the same variant and kind are."""
+    jobs: list[Job] = []
+    owners: list[Tally] = []
+    for tally, rounds in wanted:
+        for job in _jobs(tally, rounds, settings):
+            jobs.append(job)
+            owners.append(tally)
+    done: dict[int, JobResult] = {}
+    streams: dict[tuple[int, str], list[int]] = {}
+    for i, job in enumerate(jobs):
+        streams.setdefault((id(owners[i]), job.kind), []).append(i)
+
+    def finished(i: int, result: JobResult) -> None:
+        if progress is not None:
+            progress(jobs[i].size)
+        done[i] = result
+        stream = streams[(id(owners[i]), jobs[i].kind)]
+        while stream and stream[0] in done:
+            _count(owners[stream[0]], jobs[stream[0]], done.pop(stream[0]), file)
+            stream.pop(0)
+
+    run_jobs(jobs, finished, workers=settings.workers, ray=ray)
+
+
+def _count(tally: Tally, job: Job, result: JobResult, file: ResultsFile | None) -> None:
+    records, won, seconds = result
+    if job.kind == "games":
+        tally.add(records)
+        tally.seconds += seconds
+        if file is not None:
+            file.games(tally, job.first, records, seconds)
+    else:
+        tally.add_pairs(job.kind, job.size, won)
+        if file is not None:
+            file.pairs(tally, job.kind, job.first, job.size, won)
 
 
 def narrow_enough(result: VariantResult, precision: float) -> bool:

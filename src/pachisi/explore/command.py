@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from pachisi.explore.runner import LOCAL_RAY
 from pachisi.explore.settings import PACE_SECONDS, PLAYERS
 
 __all__ = ["add_parser", "run"]
@@ -132,6 +133,16 @@ def add_parser(sub: Any, integer: Integer, max_games: int, max_seed: int, max_wo
         help="stream every game played to PATH (JSON Lines); a run given its own file again "
         "resumes where it stopped, playing no game twice",
     )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const=LOCAL_RAY,
+        default=None,
+        metavar="ADDRESS",
+        help="play the jobs on Ray, with the same numbers: on the cluster whose head is at "
+        "ADDRESS (host:port, or auto), or on a Ray started here for the run with ADDRESS left "
+        "out (on --workers CPUs if given). Needs pip install 'pachisi[ray]'",
+    )
     p.add_argument("--csv", metavar="PATH", help="also write one CSV row per variant")
     p.add_argument("--json", metavar="PATH", help="also write the whole exploration as JSON")
     p.add_argument(
@@ -161,6 +172,7 @@ def run(args: argparse.Namespace) -> int:
     from pachisi.explore.variants import flip_variants, grid_variants, named_variants
     from pachisi.progress import games_bar
     from pachisi.savefile import check_save_path, save_bytes, save_text
+    from pachisi.tournament.ray_backend import RayError
 
     for path in (args.csv, args.json, args.results, args.html):
         if path is not None:
@@ -168,6 +180,20 @@ def run(args: argparse.Namespace) -> int:
     if args.plots is not None:
         for name in PLOTS:
             check_save_path(os.path.join(args.plots, f"{name}.png"))
+    if args.ray is not None:
+        from pachisi.tournament.ray_backend import parse_address, require_ray
+
+        try:
+            require_ray()
+            if args.ray != LOCAL_RAY:
+                parse_address(args.ray)
+        except RayError as exc:
+            raise RayError(f"--ray: {exc}") from None
+        if args.ray != LOCAL_RAY and args.workers > 1:
+            raise RayError(
+                f"--ray: --workers sets the CPUs of a local Ray; the cluster at {args.ray} has "
+                "its own (leave out --workers, or give --ray without an address)"
+            )
     settings = Settings(
         games=args.games,
         seed=args.seed,
@@ -194,7 +220,12 @@ def run(args: argparse.Namespace) -> int:
             played[0] += n
             bar(played[0], max(total, played[0]))
 
-        results = explore(plan, settings, advance, results=args.results, version=__version__)
+        try:
+            results = explore(
+                plan, settings, advance, results=args.results, version=__version__, ray=args.ray
+            )
+        except RayError as exc:
+            raise RayError(f"--ray: {exc}") from None
     # Piped into a file or another program, the table keeps its width instead of folding
     # to 80 columns.
     print_table(results, settings, Console() if sys.stdout.isatty() else Console(width=230))

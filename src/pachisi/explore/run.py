@@ -11,8 +11,10 @@ rounds of measured games never meet them.
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from pachisi.ai import make_player
 from pachisi.ai.games import GameStats, play_on
@@ -28,10 +30,13 @@ from pachisi.simulate import play_games
 __all__ = [
     "SKILL_FIRST",
     "STRONG_FIRST",
+    "Job",
+    "JobResult",
     "engine_for",
     "first_mover",
     "play_measured",
     "play_pairs",
+    "run_job",
     "strong_player",
 ]
 
@@ -202,3 +207,33 @@ def _midpoints(
                     max_turns=settings.max_turns, max_steps=half,
                 )  # fmt: skip
     return [state for state in out if state is not None]
+
+
+class Job(NamedTuple):
+    """One batch of one variant's games, which any process (or Ray worker) can play."""
+
+    kind: str
+    """``games`` (measured), ``skill`` or ``strong``."""
+    variant: Variant
+    settings: Settings
+    engine: str
+    first: int
+    size: int
+    """How many games: ``first`` to ``first + size - 1`` of its kind."""
+
+
+JobResult = tuple[list[GameRecord], int, float]
+"""A job's measured games (none for skill games), its stronger side's wins (0 for measured
+games) and the seconds it took."""
+
+
+def run_job(job: Job) -> JobResult:
+    """Play one :class:`Job` (a top-level function, so worker processes and Ray can)."""
+    began = time.perf_counter()
+    # The job is the unit of parallel work: inside it, one process plays.
+    settings = dataclasses.replace(job.settings, workers=1)
+    if job.kind == "games":
+        records = play_measured(job.variant, settings, job.engine, job.first, job.size)
+        return records, 0, time.perf_counter() - began
+    won = play_pairs(job.variant, settings, job.kind, job.engine, job.first, job.size)
+    return [], won, time.perf_counter() - began

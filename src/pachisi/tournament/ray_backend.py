@@ -29,8 +29,8 @@ import logging
 import os
 import re
 import socket
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from pachisi.tournament.run import GameResult, Progress, play
 from pachisi.tournament.schedule import GameSpec
@@ -38,13 +38,24 @@ from pachisi.tournament.schedule import GameSpec
 if TYPE_CHECKING:
     from ray import ObjectRef
 
-__all__ = ["AUTO", "INSTALL_HINT", "RayError", "parse_address", "require_ray", "run_games_on_ray"]
+__all__ = [
+    "AUTO",
+    "INSTALL_HINT",
+    "RayError",
+    "map_on_ray",
+    "parse_address",
+    "require_ray",
+    "run_games_on_ray",
+]
 
 INSTALL_HINT: Final = "pip install 'pachisi[ray]'"
 """What installs Ray for pachisi (the pinned version of the extra)."""
 AUTO: Final = "auto"
 """The address that means the cluster ``ray start`` last started on this machine (or
 ``RAY_ADDRESS``), as :func:`ray.init` takes it."""
+
+J = TypeVar("J")
+R = TypeVar("R")
 
 _TASKS_PER_CPU: Final = 4
 """Games handed to the cluster per CPU at a time, as per worker in ``run_games``."""
@@ -108,13 +119,36 @@ def run_games_on_ray(
 
     Raises :class:`RayError` when Ray is not installed or the cluster cannot be reached.
     """
+    total = len(specs)
+    done = [0]
+
+    def finished(_: int, __: GameResult) -> None:
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], total)
+
+    return map_on_ray(play, specs, address=address, num_cpus=num_cpus, on_result=finished)
+
+
+def map_on_ray(
+    function: Callable[[J], R],
+    jobs: Sequence[J],
+    *,
+    address: str | None = None,
+    num_cpus: int | None = None,
+    on_result: Callable[[int, R], None] | None = None,
+) -> list[R]:
+    """``[function(job) for job in jobs]``, each call a Ray task, on a local Ray or a
+    cluster as :func:`run_games_on_ray` says; ``on_result(i, result)`` is called as job
+    ``i`` finishes, in whatever order they do. ``function`` must be importable by the
+    workers (a module's top-level function)."""
     if address is not None and num_cpus is not None:
         raise ValueError("a cluster has its own CPUs: num_cpus is only for a local Ray")
     require_ray()
     import ray
 
     if ray.is_initialized():
-        return _play_all(specs, progress)
+        return _map_all(function, jobs, on_result)
     try:
         if address is None:
             with _unless_set(RAY_USAGE_STATS_ENABLED="0"):
@@ -127,7 +161,7 @@ def run_games_on_ray(
                 )
         else:
             _connect(address)
-        return _play_all(specs, progress)
+        return _map_all(function, jobs, on_result)
     finally:
         # Also after a failed or interrupted start: a local Ray stops with its processes,
         # from a cluster this process disconnects.
@@ -168,35 +202,36 @@ def _why(exc: BaseException) -> str:
     return first if len(first) <= 300 else first[:297] + "..."
 
 
-def _play_all(specs: Sequence[GameSpec], progress: Progress | None) -> list[GameResult]:
+def _map_all(
+    function: Callable[[J], R], jobs: Sequence[J], on_result: Callable[[int, R], None] | None
+) -> list[R]:
     import ray
 
-    total = len(specs)
-    remote_play = ray.remote(num_cpus=1)(play)
+    remote = ray.remote(num_cpus=1)(function)
     resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
     cpus = int(resources.get("CPU", 1))
     window = _TASKS_PER_CPU * max(cpus, 1)
-    done: dict[int, GameResult] = {}
-    waiting = iter(enumerate(specs))
-    running: dict[ObjectRef[GameResult], int] = {}
+    done: dict[int, R] = {}
+    waiting = iter(enumerate(jobs))
+    running: dict[ObjectRef[R], int] = {}
     try:
         while True:
-            for i, spec in itertools.islice(waiting, window - len(running)):
-                running[remote_play.remote(spec)] = i
+            for i, job in itertools.islice(waiting, window - len(running)):
+                running[remote.remote(job)] = i
             if not running:
                 break
             finished, _ = ray.wait(list(running), num_returns=1)
             for ref in finished:
                 i = running.pop(ref)
                 done[i] = ray.get(ref)
-                if progress is not None:
-                    progress(len(done), total)
+                if on_result is not None:
+                    on_result(i, done[i])
     finally:
-        # On an error or Ctrl-C, do not leave games running on the cluster.
+        # On an error or Ctrl-C, do not leave jobs running on the cluster.
         for ref in running:
             with contextlib.suppress(Exception):
                 ray.cancel(ref)
-    return [done[i] for i in range(total)]
+    return [done[i] for i in range(len(jobs))]
 
 
 @contextlib.contextmanager
