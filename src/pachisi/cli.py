@@ -70,6 +70,7 @@ from pachisi.rules.ruleset import (
     derive,
     describe,
     parse_ruleset,
+    resolve_name,
 )
 from pachisi.rules.state import CHANCE, State
 from pachisi.savefile import SavePathError, check_save_path, save_text
@@ -279,6 +280,12 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="list the named rulesets, or show one ruleset's switches")
     p.add_argument("name", nargs="?", metavar="NAME", help="a ruleset, e.g. classic+pyada=true")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument(
+        "--effects",
+        action="store_true",
+        help="with a named ruleset: its measured figures and what each switch flipped alone "
+        "changes (pachisi explore's shipped results, docs/variants.md)",
+    )
     p.set_defaults(run=_cmd_rules)
 
     p = sub.add_parser("moves", help="list the legal actions (or throws) in a position")
@@ -506,6 +513,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
+    if args.effects:
+        return _effects(args.name, args.json)
     if args.name is None:
         return _list_rulesets(args.json)
     ruleset = parse_ruleset(args.name)
@@ -524,6 +533,19 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         cells = "  ".join(row[k].ljust(widths[k]) for k in headers)
         print(f"{mark} {cells}  {row['help']}".rstrip())
     print("* differs from the default (classic)")
+    return 0
+
+
+def _effects(name: str | None, as_json: bool) -> int:
+    from pachisi.explore.effects import effects_text, ruleset_effects
+
+    if name is None or "+" in name:
+        raise CliError("--effects needs a named ruleset (pachisi rules lists them)")
+    named = resolve_name(name)  # an unknown name is refused here, with the known ones
+    if as_json:
+        print(json.dumps(ruleset_effects(named), indent=2))
+    else:
+        print(effects_text(named))
     return 0
 
 
