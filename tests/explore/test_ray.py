@@ -23,19 +23,11 @@ SETTINGS = Settings(games=600, seed=4, skill_games=20, strong_games=4)
 pytest.importorskip("ray")
 
 
-@pytest.mark.skipif(not ADDRESS, reason="no Ray cluster: set PACHISI_TEST_RAY_ADDRESS=host:port")
-def test_a_cluster_gives_the_same_numbers_as_here(tmp_path: Path) -> None:
-    here = explore(PLAN, SETTINGS)
-    path = tmp_path / "run.jsonl"
-    assert explore(PLAN, SETTINGS, ray=ADDRESS, results=str(path)) == here
-    # Two jobs per variant's measured games (500 and 100), written in their order.
-    firsts = [json.loads(line).get("first") for line in path.read_text().splitlines()[1:]]
-    assert firsts.count(500) == 2
+SLOW = os.environ.get("PACHISI_SLOW") == "1"
 
 
-def test_a_local_ray_started_for_the_run_gives_the_same_numbers(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the jobs that go to Ray (through the real map_on_ray)."""
     calls: list[int] = []
     real = ray_backend.map_on_ray
 
@@ -44,16 +36,49 @@ def test_a_local_ray_started_for_the_run_gives_the_same_numbers(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(ray_backend, "map_on_ray", counted)
+    return calls
+
+
+def _figures(path: Path) -> list[dict[str, object]]:
+    variants = json.loads(path.read_text())["variants"]
+    return [{k: v for k, v in x.items() if k != "seconds"} for x in variants]
+
+
+@pytest.mark.skipif(not ADDRESS, reason="no Ray cluster: set PACHISI_TEST_RAY_ADDRESS=host:port")
+def test_a_cluster_gives_the_same_numbers_as_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    here = explore(PLAN, SETTINGS)
+    path = tmp_path / "run.jsonl"
+    calls = _counting(monkeypatch)
+    assert explore(PLAN, SETTINGS, ray=ADDRESS, results=str(path)) == here
+    # Per variant: two jobs of measured games (500 and 100), one of skill games, and one of
+    # the network's where it was trained (not with a blockade).
+    assert calls == [4 + 3]
+    firsts = [json.loads(line).get("first") for line in path.read_text().splitlines()[1:]]
+    assert firsts.count(500) == 2
+    # And from the command line.
+    args = ["explore", "--grid", "capture_bonus=true,false", "--games", "700", "--seed", "6"]
+    assert main([*args, "--json", str(tmp_path / "here.json")]) == 0
+    assert main([*args, "--ray", ADDRESS, "--json", str(tmp_path / "ray.json")]) == 0
+    assert _figures(tmp_path / "ray.json") == _figures(tmp_path / "here.json")
+    assert calls == [7, 2 * 2]
+
+
+@pytest.mark.skipif(
+    not SLOW,
+    reason="starting a Ray here takes half a minute, and tests/tournament/test_ray.py checks "
+    "that path; set PACHISI_SLOW=1",
+)
+def test_a_local_ray_started_for_the_run_gives_the_same_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = _counting(monkeypatch)
     args = ["explore", "--grid", "capture_bonus=true,false", "--games", "700", "--seed", "6"]
     args += ["--skill-games", "8"]
     assert main([*args, "--json", str(tmp_path / "here.json")]) == 0
     assert main([*args, "--ray", "--workers", "2", "--json", str(tmp_path / "ray.json")]) == 0
-
-    def figures(name: str) -> list[dict[str, object]]:
-        variants = json.loads((tmp_path / name).read_text())["variants"]
-        return [{k: v for k, v in x.items() if k != "seconds"} for x in variants]
-
-    assert figures("ray.json") == figures("here.json")
+    assert _figures(tmp_path / "ray.json") == _figures(tmp_path / "here.json")
     assert calls == [2 * (2 + 1)]  # the jobs went to Ray: per variant 500 + 200 games, 8 skill
 
 
