@@ -190,6 +190,8 @@ def test_explore_writes_its_table_csv_and_json(
         ["--grid", "stacking=all", "--named"],
         ["--games", "0"],
         ["--pace", "fast"],
+        ["--skill-games", "3"],
+        ["--strong-games", "5"],
     ],
 )
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(

@@ -168,8 +168,13 @@ def run(args: argparse.Namespace) -> int:
     from pachisi.explore.html import PLOTS, as_html, plot_png
     from pachisi.explore.report import as_csv, as_json, print_table
     from pachisi.explore.settings import Settings
+    from pachisi.explore.variants import (
+        ExplorePlanError,
+        flip_variants,
+        grid_variants,
+        named_variants,
+    )
     from pachisi.explore.variants import Plan as PlanType
-    from pachisi.explore.variants import flip_variants, grid_variants, named_variants
     from pachisi.progress import games_bar
     from pachisi.savefile import check_save_path, save_bytes, save_text
     from pachisi.tournament.ray_backend import RayError
@@ -194,17 +199,21 @@ def run(args: argparse.Namespace) -> int:
                 f"--ray: --workers sets the CPUs of a local Ray; the cluster at {args.ray} has "
                 "its own (leave out --workers, or give --ray without an address)"
             )
-    settings = Settings(
-        games=args.games,
-        seed=args.seed,
-        players=args.players,
-        skill_games=args.skill_games,
-        strong_games=args.strong_games,
-        workers=args.workers,
-        pace=args.pace,
-        precision=args.precision,
-        max_games=max(args.max_games, args.games),
-    )
+    try:
+        settings = Settings(
+            games=args.games,
+            seed=args.seed,
+            players=args.players,
+            skill_games=args.skill_games,
+            strong_games=args.strong_games,
+            workers=args.workers,
+            pace=args.pace,
+            precision=args.precision,
+            max_games=max(args.max_games, args.games),
+        )
+    except ValueError as exc:
+        # The settings' own checks (an odd number of skill games, for one).
+        raise ExplorePlanError(str(exc)) from None
     if args.flip_from is not None:
         plan = flip_variants(args.flip_from)
     elif args.grid is not None:
