@@ -246,3 +246,23 @@ def test_the_game_and_replay_pages_link_to_the_games_own_rules(
     page.wait_for_selector("#board .piece")
     link = page.get_by_role("link", name=_catalogue("en")["rules.link"])
     assert "ruleset=tylor-1879%2Bcapture_bonus%3Dfalse" in (link.get_attribute("href") or "")
+
+
+def test_the_switch_table_shows_each_switchs_measured_effect(context: Any, server: Server) -> None:
+    # Issue 23: pachisi explore's shipped results, the same lines `pachisi rules NAME
+    # --effects` prints (src/pachisi/explore/effects.py decides what moved).
+    from pachisi.explore.effects import flip_changes
+
+    page = context.new_page()
+    _open(page, server, "classic")
+    effect = page.locator("[data-testid=switch-table] tr[data-key=extra_lap] td").nth(4)
+    [flip] = [f for f in flip_changes("classic") if f["switch"] == "extra_lap"]
+    throws = next(c for c in flip["changes"] if c["figure"] == "throws")
+    shown = effect.inner_text()
+    assert shown.startswith("true: ") and f"throws {round(throws['base'])} → " in shown
+    assert f"→ {round(throws['flip'])}" in shown
+    unmoved = page.locator("[data-testid=switch-table] tr[data-key=capture_scope] td").nth(4)
+    assert unmoved.inner_text() == "top_one: " + _catalogue("en")["rules.effects.none"]
+    _open(page, server, "ludii")
+    cell = page.locator("[data-testid=switch-table] tr[data-key=cowries] td").nth(4)
+    assert cell.inner_text() == _catalogue("en")["rules.effects.unmeasured"]

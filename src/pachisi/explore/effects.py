@@ -21,7 +21,14 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any, Final
 
-__all__ = ["FIGURES", "condense", "effects_text", "load_effects", "ruleset_effects"]
+__all__ = [
+    "FIGURES",
+    "condense",
+    "effects_text",
+    "flip_changes",
+    "load_effects",
+    "ruleset_effects",
+]
 
 FIGURES: Final = (
     ("throws", "throws", "{:.0f}"),
@@ -95,6 +102,32 @@ def ruleset_effects(name: str) -> dict[str, Any]:
     }
 
 
+def flip_changes(name: str) -> list[dict[str, Any]]:
+    """What each measured one-switch flip of the named ruleset ``name`` changes: per flip,
+    its switch, choice and the figures whose interval does not meet the base's (with both
+    values); empty where the flips of ``name`` were not measured."""
+    flips = ruleset_effects(name)["flips"]
+    if not flips:
+        return []
+    base = flips[0]
+    out = []
+    for flip in flips[1:]:
+        changes = []
+        for key, _, _ in FIGURES:
+            a, b = base.get(key), flip.get(key)
+            if a is not None and b is not None and (b["high"] < a["low"] or b["low"] > a["high"]):
+                changes.append({"figure": key, "base": a["value"], "flip": b["value"]})
+        out.append(
+            {
+                "switch": flip["switch"],
+                "choice": flip["choice"],
+                "games": flip["games"],
+                "changes": changes,
+            }
+        )
+    return out
+
+
 def _shown(fmt: str, figure: dict[str, float] | None) -> str:
     if figure is None:
         return "-"
@@ -120,16 +153,16 @@ def effects_text(name: str) -> str:
     if not flips:
         lines.append("  One-switch flips: measured for classic and wikipedia-full only.")
     else:
-        base = flips[0]
-        lines.append(f"  Each switch flipped alone ({base['games']} games each), against the base:")
-        for flip in flips[1:]:
-            changes = []
-            for key, label, fmt in FIGURES:
-                a, b = base.get(key), flip.get(key)
-                if a is None or b is None:
-                    continue
-                if b["high"] < a["low"] or b["low"] > a["high"]:
-                    changes.append(f"{label} {fmt.format(a['value'])} -> {fmt.format(b['value'])}")
+        lines.append(
+            f"  Each switch flipped alone ({flips[0]['games']} games each), against the base:"
+        )
+        formats = {key: (label, fmt) for key, label, fmt in FIGURES}
+        for flip in flip_changes(name):
+            changes = [
+                f"{formats[c['figure']][0]} {formats[c['figure']][1].format(c['base'])} -> "
+                f"{formats[c['figure']][1].format(c['flip'])}"
+                for c in flip["changes"]
+            ]
             said = "; ".join(changes) if changes else "no figure moved beyond its interval"
             lines.append(f"    {flip['switch']}={flip['choice']}: {said}")
     lines.append("  Measured with: " + " | ".join(found["commands"]))

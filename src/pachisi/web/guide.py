@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from pachisi.describe import DESCRIPTIONS
+from pachisi.explore.effects import flip_changes
 from pachisi.notation import read_position
 from pachisi.rules import engine
 from pachisi.rules.board import (
@@ -79,6 +80,23 @@ class SwitchRow(BaseModel):
     help: str = Field(description="what the switch is about, in English")
 
 
+class EffectChange(BaseModel):
+    """One figure a flip moves beyond its interval: the base's value and the flip's."""
+
+    figure: str = Field(description="throws, minutes, draw_rate, first_mover_edge, ...")
+    base: float
+    flip: float
+
+
+class EffectRow(BaseModel):
+    """One measured flip of the base ruleset: a switch given one other choice alone."""
+
+    switch: str
+    choice: str
+    games: int = Field(description="games measured under the flip")
+    changes: list[EffectChange] = Field(description="empty: no figure moved beyond its interval")
+
+
 class BoardFacts(BaseModel):
     """The board's numbers and the squares the page points out (as the move list names them)."""
 
@@ -112,6 +130,10 @@ class Guide(BaseModel):
     teams: str
     board: BoardFacts
     switches: list[SwitchRow] = Field(description="every switch, in RULES.md E.1's order")
+    effects: list[EffectRow] = Field(
+        description="what each switch flipped alone did to the base named ruleset's games, "
+        "as measured by pachisi explore (docs/variants.md); empty where not measured"
+    )
 
 
 def _castles_in_route_order() -> list[int]:
@@ -208,6 +230,7 @@ def guide_json(r: Ruleset) -> dict[str, Any]:
             }
             for s in SWITCHES
         ],
+        "effects": flip_changes(r.name),
     }
 
 

@@ -156,6 +156,33 @@ function bullets(list, guide, keys) {
   }));
 }
 
+/** A measured figure as the effects column shows it (rates as percentages). */
+function figureText(figure, value) {
+  if (figure === "throws" || figure === "minutes") return String(Math.round(value));
+  if (figure === "captures_per_game") return value.toFixed(1);
+  const shown = `${(value * 100).toFixed(1)}%`;
+  return figure === "first_mover_edge" && value > 0 ? `+${shown}` : shown;
+}
+
+/** What flipping switch `key` alone did to the base ruleset's games (pachisi explore). */
+function effectCell(guide, key) {
+  const cell = element("td", "", "switch-effect");
+  if (!guide.effects.length) {
+    cell.textContent = t("rules.effects.unmeasured");
+    return cell;
+  }
+  const flips = guide.effects.filter((flip) => flip.switch === key);
+  cell.replaceChildren(...flips.map((flip) => {
+    const said = flip.changes.length
+      ? flip.changes.map((c) => `${t(`rules.effects.${c.figure}`)} ${figureText(c.figure, c.base)} → ${figureText(c.figure, c.flip)}`).join("; ")
+      : t("rules.effects.none");
+    const line = element("div", "", "flip-effect");
+    line.append(element("code", flip.choice), `: ${said}`);
+    return line;
+  }));
+  return cell;
+}
+
 function drawSwitches(guide) {
   const rows = guide.switches.map((row) => {
     const tr = document.createElement("tr");
@@ -168,7 +195,7 @@ function drawSwitches(guide) {
     value.append(element("code", row.value));
     const key = element("td");
     key.append(element("code", row.key));
-    tr.append(element("td", row.rule, "rule-id"), key, value, does);
+    tr.append(element("td", row.rule, "rule-id"), key, value, does, effectCell(guide, row.key));
     return tr;
   });
   $("guide-switch-rows").replaceChildren(...rows);
