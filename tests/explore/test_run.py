@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -215,3 +216,39 @@ def test_explore_writes_a_self_contained_html_report_and_its_plots(
     assert "classic+capture_bonus=false" in text and "<td>" in text and 'src="http' not in text
     for name in ("length", "fairness", "skill"):
         assert (plots / f"{name}.png").read_bytes().startswith(b"\x89PNG")  # type: ignore[operator]
+
+
+def test_captures_from_a_castle_and_of_stacks_are_read_from_the_rules_engines_events(
+    tmp_path: pytest.TempPathFactory,
+) -> None:
+    from pachisi.ai.games import play_on
+    from pachisi.rules.board import CASTLES, SQUARE_OF
+
+    plan = grid_variants("stack_immune=false,true", base="classic")
+    base, immune = explore(plan, Settings(games=30, seed=5, capture_games=20))
+    # Counted again here from the state each capturing action was taken in: where its men
+    # stood before they moved, and how many men it sent back.
+    counts = [0, 0, 0]
+
+    def seen(before: Any, events: list[Any]) -> None:
+        movers = [e.piece for e in events if e.kind == "move"]
+        for e in events:
+            if e.kind == "capture":
+                counts[0] += 1
+                g = movers[-1] if movers else -1
+                stood = before.pos[g] if g >= 0 else 0
+                counts[1] += 0 < stood < 84 and SQUARE_OF[g >> 2][stood] in CASTLES
+                counts[2] += len(e.pieces) > 1
+
+    bot = make_player("random")
+    for i in range(20):
+        dice, choices = cowries.game_rngs(5, i)
+        play_on(engine.new_game(plan.variants[0].ruleset), dice, [bot] * 4, bot_rng=choices,
+                on_action=seen)  # fmt: skip
+    assert base.capture_from_castle is not None and base.capture_of_stack is not None
+    assert round(base.capture_from_castle.value * counts[0]) == counts[1] > 0
+    assert round(base.capture_of_stack.value * counts[0]) == counts[2]
+    # V-STACK-IMMUNE: a stack is never captured.
+    assert immune.capture_of_stack is not None and immune.capture_of_stack.value == 0
+    # Without replays there is no such figure.
+    assert explore(plan, Settings(games=10, seed=5))[0].capture_from_castle is None

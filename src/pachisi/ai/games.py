@@ -16,14 +16,14 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from pachisi.ai.bots import Bot
 from pachisi.rules import cowries, engine
 from pachisi.rules.ruleset import Ruleset
-from pachisi.rules.state import CHANCE, State
+from pachisi.rules.state import CHANCE, Event, State
 
 __all__ = ["DEFAULT_MAX_STEPS", "DEFAULT_MAX_TURNS", "GameStats", "play_game", "play_on"]
 
@@ -99,12 +99,15 @@ def play_on(
     max_turns: int = DEFAULT_MAX_TURNS,
     max_steps: int = DEFAULT_MAX_STEPS,
     done: tuple[int, int, int] = (0, 0, 0),
+    on_action: Callable[[State, list[Event]], None] | None = None,
 ) -> tuple[State, GameStats]:
     """:func:`play_game` from ``state`` on: the final state and the game's statistics.
 
     ``done`` is the throws, actions and captures the game has had already (the step cap
     counts them too), for a game that another engine began: the compiled engine hands a
     game over here when it outgrows its state row (:mod:`pachisi.ai.playouts`).
+    ``on_action(before, events)`` sees every action's events with the state it was taken
+    in (the explorer reads its captures so).
     """
     if len(bots) != 4:
         raise ValueError(f"need one bot per seat (4), got {len(bots)}")
@@ -117,7 +120,10 @@ def play_on(
             throws += 1
         else:
             action = bots[state.seat].choose(state, choice_rng)
+            before = state
             state, events = engine.apply_action(state, action)
+            if on_action is not None:
+                on_action(before, events)
             actions += 1
             captures += sum(1 for e in events if e.kind == "capture")
     result = engine.outcome(state)

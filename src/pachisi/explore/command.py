@@ -98,6 +98,15 @@ def add_parser(sub: Any, integer: Integer, max_games: int, max_seed: int, max_wo
         "classic+teams=individual; on worker processes with --workers)",
     )
     p.add_argument(
+        "--capture-games",
+        type=integer(0, max_games),
+        default=0,
+        metavar="N",
+        help="replay the first N measured games of each variant on the rules engine, whose "
+        "events say where each capture was made from: the share of captures made from a "
+        "castle and of those that sent back a stack (default: 0, none)",
+    )
+    p.add_argument(
         "--pace",
         type=_pace,
         default=PACE_SECONDS,
@@ -206,6 +215,7 @@ def run(args: argparse.Namespace) -> int:
             players=args.players,
             skill_games=args.skill_games,
             strong_games=args.strong_games,
+            capture_games=args.capture_games,
             workers=args.workers,
             pace=args.pace,
             precision=args.precision,

@@ -147,6 +147,8 @@ def as_html(
             _cell(r.first_mover_edge, True),
             _cell(r.captures, False),
             _cell(r.comeback, True),
+            _cell(r.capture_from_castle, True),
+            _cell(r.capture_of_stack, True),
             _cell(r.skill, True),
             _cell(r.strong, True) if r.strong is not None else "",
         ]
@@ -160,6 +162,8 @@ def as_html(
         "first mover's edge",
         "captures / game",
         "comebacks",
+        "captures from a castle",
+        "captures of stacks",
         "greedy beats random",
         "learned beats greedy",
     ]

@@ -53,6 +53,9 @@ def print_table(
     table.add_column("first mover's edge", justify="right")
     table.add_column("captures / game", justify="right")
     table.add_column("comebacks", justify="right")
+    if settings.capture_games:
+        table.add_column("captures from a castle", justify="right")
+        table.add_column("captures of stacks", justify="right")
     if settings.skill_games:
         table.add_column("greedy beats random", justify="right")
     if settings.strong_games:
@@ -69,6 +72,9 @@ def print_table(
             _pm(r.captures, 1),
             _pct(r.comeback),
         ]
+        if settings.capture_games:
+            for e in (r.capture_from_castle, r.capture_of_stack):
+                row.append(_pct(e) if e is not None else "no captures")
         if settings.skill_games:
             row.append(_pct(r.skill) if r.skill is not None else "")
         if settings.strong_games:
@@ -87,6 +93,13 @@ def _length_columns(prefix: str, length: Length) -> dict[str, float]:
         **_columns(f"{prefix}_median", length.median),
         **_columns(f"{prefix}_p90", length.p90),
     }
+
+
+def _optional(prefix: str, e: Estimate | None) -> dict[str, float | str]:
+    """:func:`_columns`, or empty cells where the figure was not measured."""
+    if e is None:
+        return {prefix: "", f"{prefix}_low": "", f"{prefix}_high": ""}
+    return {**_columns(prefix, e)}
 
 
 def _row(r: VariantResult) -> dict[str, Any]:
@@ -116,18 +129,16 @@ def _row(r: VariantResult) -> dict[str, Any]:
     row["fair_share"] = r.fair_share
     row.update(_columns("captures_per_game", r.captures))
     row.update(_columns("comeback_rate", r.comeback))
-    if r.skill is None:
-        row.update({"greedy_vs_random": "", "greedy_vs_random_low": ""})
-        row["greedy_vs_random_high"] = ""
-    else:
-        row.update(_columns("greedy_vs_random", r.skill))
+    row.update(_optional("captures_from_castle", r.capture_from_castle))
+    row.update(_optional("captures_of_stacks", r.capture_of_stack))
+    row.update(_optional("greedy_vs_random", r.skill))
     row["strong_player"] = r.strong_player or ""
-    if r.strong is None:
-        row.update({"strong_vs_greedy": "", "strong_vs_greedy_low": ""})
-        row["strong_vs_greedy_high"] = ""
-    else:
-        row.update(_columns("strong_vs_greedy", r.strong))
+    row.update(_optional("strong_vs_greedy", r.strong))
     return row
+
+
+def _maybe(e: Estimate | None) -> dict[str, float] | None:
+    return None if e is None else e.as_dict()
 
 
 def as_csv(results: Sequence[VariantResult]) -> str:
@@ -171,6 +182,12 @@ def as_json(
             "first_mover_edge": r.first_mover_edge.as_dict(),
             "captures_per_game": r.captures.as_dict(3),
             "comeback_rate": r.comeback.as_dict(),
+            "captures_from_castle": None
+            if r.capture_from_castle is None
+            else r.capture_from_castle.as_dict(),
+            "captures_of_stacks": None
+            if r.capture_of_stack is None
+            else r.capture_of_stack.as_dict(),
             "greedy_vs_random": None if r.skill is None else r.skill.as_dict(),
             "strong_player": r.strong_player,
             "strong_vs_greedy": None if r.strong is None else r.strong.as_dict(),

@@ -23,7 +23,7 @@ from pachisi.explore.tally import GameRecord, Tally
 
 __all__ = ["ResultsError", "ResultsFile"]
 
-FORMAT = "pachisi-explore/1"
+FORMAT = "pachisi-explore/2"
 """The header's ``format``: a file of another format is refused, not misread."""
 
 

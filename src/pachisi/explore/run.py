@@ -23,8 +23,9 @@ from pachisi.explore.settings import Settings
 from pachisi.explore.tally import GameRecord
 from pachisi.explore.variants import Variant
 from pachisi.rules import cowries, engine
+from pachisi.rules.board import CASTLES, HOME, SQUARE_OF
 from pachisi.rules.ruleset import Ruleset
-from pachisi.rules.state import Stage, State
+from pachisi.rules.state import Event, Stage, State
 from pachisi.simulate import play_games
 
 __all__ = [
@@ -113,10 +114,50 @@ def play_measured(
             ahead = max(progress_of)
             if progress_of.count(ahead) == 1:
                 comeback = int(progress_of.index(ahead) != winner)
+        castle = stack = -1
+        if first + j < settings.capture_games:
+            castle, stack = _capture_kinds(ruleset, settings, first + j, g)
         out.append(
-            GameRecord(g.throws, g.actions, g.turns, g.captures, winner, first_won, comeback)
-        )
+            GameRecord(
+                g.throws, g.actions, g.turns, g.captures, winner, first_won, comeback,
+                castle, stack,
+            )
+        )  # fmt: skip
     return out
+
+
+def _capture_kinds(
+    ruleset: Ruleset, settings: Settings, index: int, game: GameStats
+) -> tuple[int, int]:
+    """Game ``index`` replayed on the rules engine, whose events say where each capture was
+    made from: the captures made by a man moving from a castle, and those that sent back
+    two men or more at once."""
+    counts = [0, 0, 0]
+
+    def seen(before: State, events: list[Event]) -> None:
+        origin = -1  # the square the capturing men left, where they moved (not entered)
+        for e in events:
+            if e.kind == "move":
+                origin = SQUARE_OF[e.piece >> 2][e.frm] if 0 < e.frm < HOME else -1
+            elif e.kind == "enter":
+                origin = -1
+            elif e.kind == "capture":
+                counts[0] += 1
+                counts[1] += origin in CASTLES
+                counts[2] += len(e.pieces) >= 2
+
+    dice, choices = cowries.game_rngs(settings.seed, index)
+    bots = [make_player(settings.players)] * 4
+    play_on(
+        engine.new_game(ruleset), dice, bots, bot_rng=choices, max_turns=settings.max_turns,
+        max_steps=settings.max_steps, on_action=seen,
+    )  # fmt: skip
+    if counts[0] != game.captures:
+        raise AssertionError(
+            f"game {index}: the rules engine's replay captured {counts[0]} times, not "
+            f"{game.captures}"
+        )
+    return counts[1], counts[2]
 
 
 def play_pairs(

@@ -28,6 +28,10 @@ class Settings:
     strong_games: int = 0
     """Games of ``learned`` against ``greedy`` (two against two) per variant where the
     network was trained for the variant's rules; 0: none."""
+    capture_games: int = 0
+    """The first this many measured games of each variant are also replayed on the rules
+    engine, whose events say where each capture was made from: the share of captures made
+    from a castle and of those that sent back two men or more at once."""
     workers: int = 1
     """Processes each variant's games are spread over (the numbers do not depend on it)."""
     pace: float = PACE_SECONDS
@@ -50,6 +54,8 @@ class Settings:
                 raise ValueError(
                     "skill games come in pairs (each side of the board): an even number"
                 )
+        if self.capture_games < 0:
+            raise ValueError("capture_games is a number of games, 0 or more")
         if not self.pace > 0:
             raise ValueError("the pace is a positive number of seconds")
         if self.precision is not None and not 0 < self.precision < 1:
@@ -64,6 +70,7 @@ class Settings:
             "players": self.players,
             "skill_games": self.skill_games,
             "strong_games": self.strong_games,
+            "capture_games": self.capture_games,
             "workers": self.workers,
             "pace_seconds": self.pace,
             "precision": self.precision,

@@ -37,6 +37,11 @@ class GameRecord(NamedTuple):
     comeback: int
     """1 if a side that did not lead at the midpoint won, 0 if the leader won, -1 if
     nobody won or no single side led then."""
+    from_castle: int = -1
+    """Captures made by a man that moved from a castle; -1 where the game was not replayed
+    on the rules engine (:attr:`~pachisi.explore.settings.Settings.capture_games`)."""
+    of_stacks: int = -1
+    """Captures that sent back two men or more at once; -1 where not replayed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +79,11 @@ class VariantResult:
     sum of its men's progress."""
     skill: Estimate | None
     """``greedy``'s side's share of the games against ``random``, two against two."""
+    capture_from_castle: Estimate | None = None
+    """The share of captures made by a man moving from a castle, in the games replayed on
+    the rules engine; None where none were."""
+    capture_of_stack: Estimate | None = None
+    """The share of captures that sent back two men or more at once (a stack), likewise."""
     strong: Estimate | None = None
     """``learned``'s side's share of the games against ``greedy``, two against two; None
     where no network was trained for the variant's rules (or none were asked for)."""
@@ -109,6 +119,9 @@ class Tally:
     first_won: int = 0
     comeback_counted: int = 0
     comebacks: int = 0
+    replayed_captures: int = 0
+    from_castle: int = 0
+    of_stacks: int = 0
     skill_games: int = 0
     skill_won: int = 0
     strong_games: int = 0
@@ -136,6 +149,10 @@ class Tally:
             if r.comeback >= 0:
                 self.comeback_counted += 1
                 self.comebacks += r.comeback
+            if r.from_castle >= 0:
+                self.replayed_captures += r.captures
+                self.from_castle += r.from_castle
+                self.of_stacks += r.of_stacks
 
     def add_pairs(self, kind: str, games: int, won: int) -> None:
         """Count games of a stronger player against a weaker one (``skill`` or ``strong``)."""
@@ -178,6 +195,12 @@ class Tally:
             fair_share=1 / sides,
             captures=mean_of_counts(self.captures),
             comeback=rate(self.comebacks, self.comeback_counted),
+            capture_from_castle=(
+                rate(self.from_castle, self.replayed_captures) if self.replayed_captures else None
+            ),
+            capture_of_stack=(
+                rate(self.of_stacks, self.replayed_captures) if self.replayed_captures else None
+            ),
             skill=rate(self.skill_won, self.skill_games) if self.skill_games else None,
             strong=rate(self.strong_won, self.strong_games) if self.strong_games else None,
             strong_player=self.strong_player,
