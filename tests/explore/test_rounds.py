@@ -110,3 +110,27 @@ def test_the_command_resumes_from_its_results_file(
     assert main([*args[:-2], "--results", str(path), "--seed", "4"]) == 2
     assert "another run" in capsys.readouterr().err
     assert main(["explore", "--precision", "2"]) == 2
+
+
+def test_a_tallys_memory_does_not_grow_with_its_games() -> None:
+    from pachisi.explore.run import play_measured
+    from pachisi.explore.tally import Tally
+
+    variant = PLAN.variants[0]
+    settings = Settings(games=300, seed=9)
+    records = play_measured(variant, settings, "fast", 0, 300)
+    tally = Tally(variant)
+    tally.add(records)
+    sizes = [len(c) for c in (tally.throws, tally.actions, tally.turns, tally.captures)]
+    for _ in range(20):
+        tally.add(records)
+    assert tally.games == 21 * 300
+    assert [len(c) for c in (tally.throws, tally.actions, tally.turns, tally.captures)] == sizes
+    assert not any(isinstance(v, list) for v in vars(tally).values())
+
+
+def test_many_jobs_on_worker_processes_give_the_numbers_of_one_process() -> None:
+    # 1,200 games a variant: three jobs each, six in all, four in flight per worker.
+    plan = grid_variants("capture_bonus=true,false", base="ludii")
+    here = explore(plan, Settings(games=1200, seed=3))
+    assert explore(plan, Settings(games=1200, seed=3, workers=2)) == here

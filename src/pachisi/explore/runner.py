@@ -7,6 +7,7 @@ jobs do; the games of a job do not depend on where it ran, so the figures are th
 from __future__ import annotations
 
 import concurrent.futures
+import itertools
 import multiprocessing
 from collections.abc import Callable, Sequence
 
@@ -17,6 +18,8 @@ __all__ = ["LOCAL_RAY", "run_jobs"]
 LOCAL_RAY = "local"
 """``ray`` for a Ray started here for the run (and stopped after it)."""
 OnResult = Callable[[int, JobResult], None]
+JOBS_PER_WORKER = 4
+"""Jobs handed to each worker process at a time, as the Ray runner keeps per CPU."""
 
 
 def run_jobs(
@@ -47,10 +50,21 @@ def run_jobs(
         return
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
-        running = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
+        # A few jobs per worker in flight, the next sent as one finishes: a sweep of a
+        # million games holds a window of jobs, not all of them.
+        waiting = iter(enumerate(jobs))
+        running: dict[concurrent.futures.Future[JobResult], int] = {}
         try:
-            for future in concurrent.futures.as_completed(running):
-                on_result(running[future], future.result())
+            while True:
+                for i, job in itertools.islice(waiting, JOBS_PER_WORKER * workers - len(running)):
+                    running[pool.submit(run_job, job)] = i
+                if not running:
+                    break
+                done, _ = concurrent.futures.wait(
+                    running, return_when=concurrent.futures.FIRST_COMPLETED
+                )
+                for future in done:
+                    on_result(running.pop(future), future.result())
         except BaseException:
             for future in running:
                 future.cancel()
