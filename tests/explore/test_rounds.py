@@ -134,3 +134,28 @@ def test_many_jobs_on_worker_processes_give_the_numbers_of_one_process() -> None
     plan = grid_variants("capture_bonus=true,false", base="ludii")
     here = explore(plan, Settings(games=1200, seed=3))
     assert explore(plan, Settings(games=1200, seed=3, workers=2)) == here
+
+
+def test_a_resumed_run_plays_exactly_the_batches_its_file_lacks_wherever_they_are(
+    tmp_path: Path,
+) -> None:
+    # Batches finish in any order on workers or Ray, and each is written as it finishes:
+    # a file may lack one in the middle. Here the second batch of each variant is taken out.
+    settings = Settings(games=40, seed=5, skill_games=10, precision=0.3, max_games=200)
+    whole = explore(PLAN, settings)
+    path = tmp_path / "run.jsonl"
+    explore(PLAN, settings, results=str(path))
+    lines = path.read_text().splitlines()
+    second = [
+        i for i, text in enumerate(lines) if '"kind":"games"' in text and '"first":40,' in text
+    ]
+    assert len(second) == 2
+    path.write_text("\n".join(t for i, t in enumerate(lines) if i not in second) + "\n")
+    played, progress = _counting()
+    assert explore(PLAN, settings, progress, results=str(path)) == whole  # type: ignore[arg-type]
+    assert played[0] == 2 * 40
+    # A batch written twice is refused: its games would count twice.
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text("\n".join([*lines, lines[1]]) + "\n")
+    with pytest.raises(ResultsError, match="twice"):
+        explore(PLAN, settings, results=str(twice))

@@ -73,9 +73,9 @@ def explore(
     still wider (:func:`narrow_enough`), up to ``settings.max_games``. A round's games are
     jobs of at most :data:`CHUNK` games, run here, on ``settings.workers`` processes, or on
     Ray (``ray``: a cluster's address, or ``"local"``), with the same figures.
-    ``results`` names a results file: every batch is written to it once it and the batches
-    before it of its variant are played, and a run that finds its own file resumes from
-    it, playing only the games the file lacks. ``progress(n)`` is called as each batch of
+    ``results`` names a results file: every batch is written to it as soon as it is
+    played, and a run that finds its own file resumes from it, playing only the games the
+    file lacks. ``progress(n)`` is called as each batch of
     ``n`` games is played.
     """
     tallies = [Tally(v, engine_for(v.ruleset), strong_player=strong_player(v.ruleset))
@@ -107,22 +107,22 @@ def explore(
 
 
 def _jobs(tally: Tally, rounds: int, settings: Settings) -> list[Job]:
-    """The jobs that take ``tally``'s variant to ``rounds`` rounds."""
+    """The jobs that take ``tally``'s variant to ``rounds`` rounds: every game of each
+    kind it lacks below that, in jobs of at most :data:`CHUNK` (:data:`PAIR_CHUNK`)."""
     jobs = []
     wanted = min(rounds * settings.games, settings.max_games)
-    for first in range(tally.games, wanted, CHUNK):
-        count = min(CHUNK, wanted - first)
-        jobs.append(Job("games", tally.variant, settings, tally.engine, first, count))
-    for kind, per_round, played in (
-        ("skill", settings.skill_games, tally.skill_games),
-        ("strong", settings.strong_games, tally.strong_games),
-    ):
+    for start, stop in tally.missing("games", wanted):
+        for first in range(start, stop, CHUNK):
+            size = min(CHUNK, stop - first)
+            jobs.append(Job("games", tally.variant, settings, tally.engine, first, size))
+    for kind, per_round in (("skill", settings.skill_games), ("strong", settings.strong_games)):
         if not per_round or (kind == "strong" and tally.strong_player is None):
             continue
         name = tally.engine if kind == "skill" else "reference"
-        for first in range(played, rounds * per_round, PAIR_CHUNK):
-            count = min(PAIR_CHUNK, rounds * per_round - first)
-            jobs.append(Job(kind, tally.variant, settings, name, first, count))
+        for start, stop in tally.missing(kind, rounds * per_round):
+            for first in range(start, stop, PAIR_CHUNK):
+                size = min(PAIR_CHUNK, stop - first)
+                jobs.append(Job(kind, tally.variant, settings, name, first, size))
     return jobs
 
 
@@ -133,33 +133,27 @@ def _play_round(
     progress: Callable[[int], None] | None,
     ray: str | None,
 ) -> None:
-    """Run the jobs of one round and count each batch in order: a batch is counted (and
-    written) once the batches before it of the same variant and kind are."""
+    """Run the jobs of one round, counting and writing each batch as soon as it is played
+    (in whatever order the batches finish: a run stopped at any moment has lost only the
+    batches still being played)."""
     jobs: list[Job] = []
     owners: list[Tally] = []
     for tally, rounds in wanted:
         for job in _jobs(tally, rounds, settings):
             jobs.append(job)
             owners.append(tally)
-    done: dict[int, JobResult] = {}
-    streams: dict[tuple[int, str], list[int]] = {}
-    for i, job in enumerate(jobs):
-        streams.setdefault((id(owners[i]), job.kind), []).append(i)
 
     def finished(i: int, result: JobResult) -> None:
         if progress is not None:
             progress(jobs[i].size)
-        done[i] = result
-        stream = streams[(id(owners[i]), jobs[i].kind)]
-        while stream and stream[0] in done:
-            _count(owners[stream[0]], jobs[stream[0]], done.pop(stream[0]), file)
-            stream.pop(0)
+        _count(owners[i], jobs[i], result, file)
 
     run_jobs(jobs, finished, workers=settings.workers, ray=ray)
 
 
 def _count(tally: Tally, job: Job, result: JobResult, file: ResultsFile | None) -> None:
     records, won, seconds = result
+    tally.cover(job.kind, job.first, job.size)
     if job.kind == "games":
         tally.add(records)
         tally.seconds += seconds

@@ -6,8 +6,9 @@ and the variants' rulesets. Each further line is one batch of one variant: its m
 games (``"kind": "games"``, a list of :class:`~pachisi.explore.tally.GameRecord`
 fields per game, from game ``first`` on), or the result of a batch of skill games
 (``"kind": "skill"`` or ``"strong"``: how many were played and won). A batch is written
-whole and flushed to the disk before the next one is played; a last line cut short by an
-interruption is dropped when the file is read again.
+whole and flushed to the disk as soon as it is played, in whatever order batches finish;
+a last line cut short by an interruption is dropped when the file is read again, and a
+resumed run plays exactly the games no line holds.
 """
 
 from __future__ import annotations
@@ -155,20 +156,18 @@ def _settings_fields(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _count(line: dict[str, Any], by_label: dict[str, Tally]) -> None:
-    """Add one batch line to its variant's tally; it must continue where the last one ended."""
+    """Add one batch line to its variant's tally; none of its games may be counted already."""
     tally = by_label[line["variant"]]
     kind = line["kind"]
     first = int(line["first"])
     if kind == "games":
-        if first != tally.games:
-            raise ValueError(f"games from {first}, expected from {tally.games}")
         records = [GameRecord(*(int(x) for x in r)) for r in line["records"]]
+        tally.cover(kind, first, len(records))
         tally.add(records)
         tally.seconds += float(line["seconds"])
     elif kind in ("skill", "strong"):
-        played = tally.skill_games if kind == "skill" else tally.strong_games
-        if first != played:
-            raise ValueError(f"{kind} games from {first}, expected from {played}")
-        tally.add_pairs(kind, int(line["games"]), int(line["won"]))
+        games = int(line["games"])
+        tally.cover(kind, first, games)
+        tally.add_pairs(kind, games, int(line["won"]))
     else:
         raise ValueError(f"unknown kind {kind!r}")

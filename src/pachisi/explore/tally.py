@@ -127,6 +127,40 @@ class Tally:
     strong_games: int = 0
     strong_won: int = 0
     strong_player: str | None = None
+    covered: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    """Per kind of game (``games``, ``skill``, ``strong``), the index ranges ``[start,
+    stop)`` already counted, merged where they meet: what a resumed run need not play."""
+
+    def cover(self, kind: str, first: int, size: int) -> None:
+        """Note games ``first`` to ``first + size - 1`` of ``kind`` as counted; a
+        ``ValueError`` if any of them was counted before."""
+        spans = self.covered.setdefault(kind, [])
+        stop = first + size
+        if any(a < stop and first < b for a, b in spans):
+            raise ValueError(f"{kind} {first} to {stop - 1} are counted twice")
+        spans.append((first, stop))
+        spans.sort()
+        merged = [spans[0]]
+        for a, b in spans[1:]:
+            if a == merged[-1][1]:
+                merged[-1] = (merged[-1][0], b)
+            else:
+                merged.append((a, b))
+        spans[:] = merged
+
+    def missing(self, kind: str, stop: int) -> list[tuple[int, int]]:
+        """The ranges of ``kind`` below ``stop`` not counted yet."""
+        gaps = []
+        at = 0
+        for a, b in self.covered.get(kind, []):
+            if a > at:
+                gaps.append((at, min(a, stop)))
+            at = max(at, b)
+            if at >= stop:
+                break
+        if at < stop:
+            gaps.append((at, stop))
+        return [(a, b) for a, b in gaps if a < b]
 
     def add(self, records: Iterable[GameRecord]) -> None:
         """Count measured games."""
