@@ -270,6 +270,11 @@ def _fast_chunk(
     # more than playing the game.
     turns = result.turns.tolist()
     for j, winner in enumerate(result.winners.tolist()):
+        rule = ""
+        if winner == DRAW:
+            # Which rule drew it is the rules core's to say, from the final position.
+            drawn = engine.outcome(result.final_state(j, ruleset))
+            rule = drawn.rule if drawn is not None else ""
         out.append(
             GameStats(
                 throws=int(result.throws[j]),
@@ -279,6 +284,7 @@ def _fast_chunk(
                 winner=winner if winner >= 0 else None,
                 winning_seats=engine.side_seats(ruleset, winner) if winner >= 0 else (),
                 drawn=winner == DRAW,
+                draw_rule=rule,
             )
         )
     return out

@@ -252,3 +252,18 @@ def test_captures_from_a_castle_and_of_stacks_are_read_from_the_rules_engines_ev
     assert immune.capture_of_stack is not None and immune.capture_of_stack.value == 0
     # Without replays there is no such figure.
     assert explore(plan, Settings(games=10, seed=5))[0].capture_from_castle is None
+
+
+def test_draws_are_told_apart_by_the_rule_that_ended_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    # R-DEADLOCK and R-FROZEN, as the rules core's outcome names them, on both engines.
+    plan = grid_variants("stacking=all,none", base="wikipedia-full")
+    settings = Settings(games=30, seed=2)
+    fast = explore(plan, settings)
+    monkeypatch.setattr(pachisi.explore, "engine_for", lambda ruleset: "reference")
+    reference = explore(plan, settings)
+    for a, b in zip(fast, reference, strict=True):
+        assert (a.deadlocks, a.frozen, a.draws) == (b.deadlocks, b.frozen, b.draws)
+        assert round((a.deadlocks.value + a.frozen.value) * 30) == round(a.draws.value * 30)
+    base, unstacked = fast
+    assert base.frozen.value == 0 and base.deadlocks.value > 0.1  # kill-before-home
+    assert unstacked.frozen.value > 0.4  # a man on its last square bars every entry

@@ -59,6 +59,9 @@ class GameStats:
     drawn: bool = False
     """The game ended as a draw: no side could win any more (R-DEADLOCK) or no piece
     could move again (R-FROZEN)."""
+    draw_rule: str = ""
+    """For a draw, the rule that ended it (``R-DEADLOCK`` or ``R-FROZEN``, as
+    :func:`pachisi.rules.engine.outcome` says); empty otherwise."""
 
     @property
     def finished(self) -> bool:
@@ -135,4 +138,5 @@ def play_on(
         winner=result.winner if result else None,
         winning_seats=result.seats if result else (),
         drawn=result is not None and result.is_draw,
+        draw_rule=result.rule if result is not None and result.is_draw else "",
     )

@@ -115,6 +115,8 @@ def _row(r: VariantResult) -> dict[str, Any]:
         **_length_columns("turns", r.turns),
         **_columns("minutes", r.minutes),
         **_columns("draw_rate", r.draws),
+        **_columns("deadlock_rate", r.deadlocks),
+        **_columns("frozen_rate", r.frozen),
         **_columns("unfinished_rate", r.unfinished),
     }
     for seat, e in enumerate(r.seat_wins):
@@ -174,6 +176,8 @@ def as_json(
             "turns": r.turns.as_dict(),
             "minutes": r.minutes.as_dict(2),
             "draw_rate": r.draws.as_dict(),
+            "deadlock_rate": r.deadlocks.as_dict(),
+            "frozen_rate": r.frozen.as_dict(),
             "unfinished_rate": r.unfinished.as_dict(),
             "seat_wins": [e.as_dict() for e in r.seat_wins],
             "team_wins": None if r.team_wins is None else [e.as_dict() for e in r.team_wins],

@@ -24,7 +24,7 @@ from pachisi.explore.tally import GameRecord, Tally
 
 __all__ = ["ResultsError", "ResultsFile"]
 
-FORMAT = "pachisi-explore/2"
+FORMAT = "pachisi-explore/3"
 """The header's ``format``: a file of another format is refused, not misread."""
 
 

@@ -100,7 +100,7 @@ def play_measured(
     out = []
     for j, (g, mid) in enumerate(zip(games, midpoints, strict=True)):
         if g.drawn:
-            winner = -2
+            winner = -3 if g.draw_rule == "R-FROZEN" else -2
         elif g.winner is None:
             winner = -1
         else:

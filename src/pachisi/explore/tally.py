@@ -31,7 +31,8 @@ class GameRecord(NamedTuple):
     turns: int
     captures: int
     winner: int
-    """The winning side; -2 a draw (R-DEADLOCK, R-FROZEN), -1 unfinished (a cap)."""
+    """The winning side; -2 a draw by R-DEADLOCK, -3 a draw by R-FROZEN, -1 unfinished
+    (a cap)."""
     first_won: int
     """1 if the first mover's side won, 0 if another side did, -1 if nobody won."""
     comeback: int
@@ -61,6 +62,10 @@ class VariantResult:
     """The mean game at :attr:`Settings.pace` seconds per throw or action."""
     draws: Estimate
     """Games drawn by R-DEADLOCK or R-FROZEN."""
+    deadlocks: Estimate
+    """Games drawn by R-DEADLOCK: no side could win any more."""
+    frozen: Estimate
+    """Games drawn by R-FROZEN: no man could move again."""
     unfinished: Estimate
     """Games cut off by the turn or step cap (a simulation setting, not a rule)."""
     seat_wins: tuple[Estimate, ...]
@@ -113,6 +118,7 @@ class Tally:
     steps: Counter[int] = field(default_factory=Counter)
     captures: Counter[int] = field(default_factory=Counter)
     draws: int = 0
+    frozen: int = 0
     unfinished: int = 0
     side_wins: Counter[int] = field(default_factory=Counter)
     decided: int = 0
@@ -171,8 +177,9 @@ class Tally:
             self.turns[r.turns] += 1
             self.steps[r.throws + r.actions] += 1
             self.captures[r.captures] += 1
-            if r.winner == -2:
+            if r.winner in (-2, -3):
                 self.draws += 1
+                self.frozen += r.winner == -3
             elif r.winner == -1:
                 self.unfinished += 1
             else:
@@ -222,6 +229,8 @@ class Tally:
             turns=Length.of_counts(self.turns),
             minutes=Estimate(steps.value * per, steps.low * per, steps.high * per),
             draws=rate(self.draws, n),
+            deadlocks=rate(self.draws - self.frozen, n),
+            frozen=rate(self.frozen, n),
             unfinished=rate(self.unfinished, n),
             seat_wins=seat_wins,
             team_wins=team_wins,
