@@ -50,8 +50,7 @@ from pachisi.ai.players import PLAYER_NAMES, make_player
 from pachisi.arguments import MAX_THREADS
 from pachisi.describe import DESCRIPTIONS, describe_action, situation
 from pachisi.explore.command import add_parser as add_explore_parser
-from pachisi.explore.results import ResultsError
-from pachisi.explore.variants import ExplorePlanError
+from pachisi.explore.errors import ExploreError
 from pachisi.notation import (
     NotationError,
     RecordError,
@@ -81,7 +80,6 @@ from pachisi.simulate import (
     simulate,
     wilson_interval,
 )
-from pachisi.tournament.ray_backend import RayError
 from pachisi.web.options import add_serve_arguments, settings_from
 
 __all__ = [
@@ -139,9 +137,7 @@ _USER_ERRORS: Final = (
     RecordError,
     UnknownBotError,
     SavePathError,
-    ExplorePlanError,
-    ResultsError,
-    RayError,
+    ExploreError,
     OSError,
 )
 """What bad input raises; anything else that escapes a command is a bug."""

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-import pachisi.explore
+import pachisi.explore.explorer
 from pachisi.ai import make_player
 from pachisi.cli import main
 from pachisi.explore import Plan, explore, grid_variants
@@ -80,7 +80,7 @@ def test_the_reference_engine_and_workers_give_the_same_numbers(
     settings = Settings(games=60, seed=4, skill_games=20)
     fast = explore(plan, settings)
     spread = explore(plan, Settings(games=60, seed=4, skill_games=20, workers=2))
-    monkeypatch.setattr(pachisi.explore, "engine_for", lambda ruleset: "reference")
+    monkeypatch.setattr(pachisi.explore.explorer, "engine_for", lambda ruleset: "reference")
     reference = explore(plan, settings)
     for a, b, c in zip(fast, spread, reference, strict=True):
         assert a.engine == b.engine == "fast" and c.engine == "reference"
@@ -259,7 +259,7 @@ def test_draws_are_told_apart_by_the_rule_that_ended_them(monkeypatch: pytest.Mo
     plan = grid_variants("stacking=all,none", base="wikipedia-full")
     settings = Settings(games=30, seed=2)
     fast = explore(plan, settings)
-    monkeypatch.setattr(pachisi.explore, "engine_for", lambda ruleset: "reference")
+    monkeypatch.setattr(pachisi.explore.explorer, "engine_for", lambda ruleset: "reference")
     reference = explore(plan, settings)
     for a, b in zip(fast, reference, strict=True):
         assert (a.deadlocks, a.frozen, a.draws) == (b.deadlocks, b.frozen, b.draws)

@@ -1,8 +1,8 @@
 """``pachisi explore``: its arguments and what it does with them.
 
 ``pachisi.cli`` adds the parser (:func:`add_parser`) and runs :func:`run` with the parsed
-arguments; bad input raises :class:`~pachisi.explore.variants.ExplorePlanError` or
-``ValueError`` subclasses that the CLI reports in one line.
+arguments; bad input raises :class:`~pachisi.explore.errors.ExploreError` (a
+``ValueError``), which the CLI reports in one line, before any game is played.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from pachisi.explore.runner import LOCAL_RAY
-from pachisi.explore.settings import PACE_SECONDS, PLAYERS
+from pachisi.explore.settings import LOCAL_RAY, PACE_SECONDS, PLAYERS
 
 __all__ = ["add_parser", "run"]
 
@@ -174,16 +173,16 @@ def run(args: argparse.Namespace) -> int:
 
     from pachisi import __version__
     from pachisi.explore import explore
+    from pachisi.explore.errors import ExploreError
     from pachisi.explore.html import PLOTS, as_html, plot_png
     from pachisi.explore.report import as_csv, as_json, print_table
     from pachisi.explore.settings import Settings
+    from pachisi.explore.variants import Plan as PlanType
     from pachisi.explore.variants import (
-        ExplorePlanError,
         flip_variants,
         grid_variants,
         named_variants,
     )
-    from pachisi.explore.variants import Plan as PlanType
     from pachisi.progress import games_bar
     from pachisi.savefile import check_save_path, save_bytes, save_text
     from pachisi.tournament.ray_backend import RayError
@@ -202,9 +201,9 @@ def run(args: argparse.Namespace) -> int:
             if args.ray != LOCAL_RAY:
                 parse_address(args.ray)
         except RayError as exc:
-            raise RayError(f"--ray: {exc}") from None
+            raise ExploreError(f"--ray: {exc}") from None
         if args.ray != LOCAL_RAY and args.workers > 1:
-            raise RayError(
+            raise ExploreError(
                 f"--ray: --workers sets the CPUs of a local Ray; the cluster at {args.ray} has "
                 "its own (leave out --workers, or give --ray without an address)"
             )
@@ -223,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         # The settings' own checks (an odd number of skill games, for one).
-        raise ExplorePlanError(str(exc)) from None
+        raise ExploreError(str(exc)) from None
     if args.flip_from is not None:
         plan = flip_variants(args.flip_from)
     elif args.grid is not None:
@@ -244,7 +243,7 @@ def run(args: argparse.Namespace) -> int:
                 plan, settings, advance, results=args.results, version=__version__, ray=args.ray
             )
         except RayError as exc:
-            raise RayError(f"--ray: {exc}") from None
+            raise ExploreError(f"--ray: {exc}") from None
     # Piped into a file or another program, the table keeps its width instead of folding
     # to 80 columns.
     print_table(results, settings, Console() if sys.stdout.isatty() else Console(width=230))

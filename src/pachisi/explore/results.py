@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from pachisi.explore.errors import ResultsError
 from pachisi.explore.settings import Settings
 from pachisi.explore.tally import GameRecord, Tally
 
@@ -26,10 +27,6 @@ __all__ = ["ResultsError", "ResultsFile"]
 
 FORMAT = "pachisi-explore/3"
 """The header's ``format``: a file of another format is refused, not misread."""
-
-
-class ResultsError(ValueError):
-    """A results file that does not belong to this run, or cannot be read."""
 
 
 class ResultsFile:

@@ -12,11 +12,10 @@ import multiprocessing
 from collections.abc import Callable, Sequence
 
 from pachisi.explore.run import Job, JobResult, run_job
+from pachisi.explore.settings import LOCAL_RAY
 
 __all__ = ["LOCAL_RAY", "run_jobs"]
 
-LOCAL_RAY = "local"
-"""``ray`` for a Ray started here for the run (and stopped after it)."""
 OnResult = Callable[[int, JobResult], None]
 JOBS_PER_WORKER = 4
 """Jobs handed to each worker process at a time, as the Ray runner keeps per CPU."""

@@ -7,10 +7,12 @@ from typing import Any, Final
 
 from pachisi.ai.games import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
 
-__all__ = ["PACE_SECONDS", "PLAYERS", "Settings"]
+__all__ = ["LOCAL_RAY", "PACE_SECONDS", "PLAYERS", "Settings"]
 
 PLAYERS: Final = ("random", "greedy")
 """The players of the measured games, all four seats alike."""
+LOCAL_RAY: Final = "local"
+"""``--ray`` without an address: a Ray started here for the run (and stopped after it)."""
 PACE_SECONDS: Final = 4.0
 """A person's pace assumed for the minutes a game takes: seconds per throw or action (a
 throw of the cowries and a move counted alike, as at a real board with some talk)."""

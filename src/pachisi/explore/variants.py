@@ -23,6 +23,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from pachisi.explore.errors import ExplorePlanError
 from pachisi.rules.ruleset import (
     NAMED,
     SWITCHES,
@@ -43,10 +44,6 @@ __all__ = [
     "grid_variants",
     "named_variants",
 ]
-
-
-class ExplorePlanError(ValueError):
-    """A base ruleset or a grid that cannot be read; the message says which part."""
 
 
 @dataclass(frozen=True, slots=True)
