@@ -27,15 +27,20 @@ SLOW = os.environ.get("PACHISI_SLOW") == "1"
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the jobs that go to Ray (through the real map_on_ray)."""
+    """Count the jobs that go to Ray (through the real stream_on_ray), per call."""
     calls: list[int] = []
-    real = ray_backend.map_on_ray
+    real = ray_backend.stream_on_ray
 
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        calls.append(len(args[1]))
-        return real(*args, **kwargs)
+    def counted(function: Any, jobs: Any, on_result: Any, **kwargs: Any) -> None:
+        calls.append(0)
 
-    monkeypatch.setattr(ray_backend, "map_on_ray", counted)
+        def seen(job: Any, result: Any) -> None:
+            calls[-1] += 1
+            on_result(job, result)
+
+        real(function, jobs, seen, **kwargs)
+
+    monkeypatch.setattr(ray_backend, "stream_on_ray", counted)
     return calls
 
 

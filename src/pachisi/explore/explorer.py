@@ -12,7 +12,7 @@ written to the results file, until the precision asked for (:func:`explore`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from pachisi.explore.measures import Estimate
 from pachisi.explore.results import ResultsFile
@@ -81,15 +81,14 @@ def explore(
     return [t.result(settings) for t in tallies]
 
 
-def _jobs(tally: Tally, rounds: int, settings: Settings) -> list[Job]:
+def _jobs(tally: Tally, rounds: int, settings: Settings) -> Iterator[Job]:
     """The jobs that take ``tally``'s variant to ``rounds`` rounds: every game of each
     kind it lacks below that, in jobs of at most :data:`CHUNK` (:data:`PAIR_CHUNK`)."""
-    jobs = []
     wanted = min(rounds * settings.games, settings.max_games)
     for start, stop in tally.missing("games", wanted):
         for first in range(start, stop, CHUNK):
             size = min(CHUNK, stop - first)
-            jobs.append(Job("games", tally.variant, settings, tally.engine, first, size))
+            yield Job("games", tally.variant, settings, tally.engine, first, size)
     for kind, per_round in (("skill", settings.skill_games), ("strong", settings.strong_games)):
         if not per_round or (kind == "strong" and tally.strong_player is None):
             continue
@@ -97,8 +96,7 @@ def _jobs(tally: Tally, rounds: int, settings: Settings) -> list[Job]:
         for start, stop in tally.missing(kind, rounds * per_round):
             for first in range(start, stop, PAIR_CHUNK):
                 size = min(PAIR_CHUNK, stop - first)
-                jobs.append(Job(kind, tally.variant, settings, name, first, size))
-    return jobs
+                yield Job(kind, tally.variant, settings, name, first, size)
 
 
 def _play_round(
@@ -111,18 +109,15 @@ def _play_round(
     """Run the jobs of one round, counting and writing each batch as soon as it is played
     (in whatever order the batches finish: a run stopped at any moment has lost only the
     batches still being played)."""
-    jobs: list[Job] = []
-    owners: list[Tally] = []
-    for tally, rounds in wanted:
-        for job in _jobs(tally, rounds, settings):
-            jobs.append(job)
-            owners.append(tally)
+    by_label = {tally.variant.label: tally for tally, _ in wanted}
 
-    def finished(i: int, result: JobResult) -> None:
+    def finished(job: Job, result: JobResult) -> None:
         if progress is not None:
-            progress(jobs[i].size)
-        _count(owners[i], jobs[i], result, file)
+            progress(job.size)
+        _count(by_label[job.variant.label], job, result, file)
 
+    # The jobs are made as the runner asks for them: a round of any size holds a window.
+    jobs = (job for tally, rounds in wanted for job in _jobs(tally, rounds, settings))
     run_jobs(jobs, finished, workers=settings.workers, ray=ray)
 
 

@@ -29,7 +29,7 @@ import logging
 import os
 import re
 import socket
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Final, TypeVar
 
 from pachisi.tournament.run import GameResult, Progress, play
@@ -46,6 +46,7 @@ __all__ = [
     "parse_address",
     "require_ray",
     "run_games_on_ray",
+    "stream_on_ray",
 ]
 
 INSTALL_HINT: Final = "pip install 'pachisi[ray]'"
@@ -142,13 +143,46 @@ def map_on_ray(
     cluster as :func:`run_games_on_ray` says; ``on_result(i, result)`` is called as job
     ``i`` finishes, in whatever order they do. ``function`` must be importable by the
     workers (a module's top-level function)."""
+    done: dict[int, R] = {}
+
+    def keep(i: int, _: J, result: R) -> None:
+        done[i] = result
+        if on_result is not None:
+            on_result(i, result)
+
+    _on_ray(function, jobs, keep, address, num_cpus)
+    return [done[i] for i in range(len(jobs))]
+
+
+def stream_on_ray(
+    function: Callable[[J], R],
+    jobs: Iterable[J],
+    on_result: Callable[[J, R], None],
+    *,
+    address: str | None = None,
+    num_cpus: int | None = None,
+) -> None:
+    """:func:`map_on_ray` for a stream of jobs whose results are not kept: ``jobs`` is
+    read a window at a time and each result goes only to ``on_result(job, result)``, so
+    a sweep of any length holds a few jobs per CPU."""
+    _on_ray(function, jobs, lambda _, job, result: on_result(job, result), address, num_cpus)
+
+
+def _on_ray(
+    function: Callable[[J], R],
+    jobs: Iterable[J],
+    on_result: Callable[[int, J, R], None],
+    address: str | None,
+    num_cpus: int | None,
+) -> None:
     if address is not None and num_cpus is not None:
         raise ValueError("a cluster has its own CPUs: num_cpus is only for a local Ray")
     require_ray()
     import ray
 
     if ray.is_initialized():
-        return _map_all(function, jobs, on_result)
+        _stream(function, jobs, on_result)
+        return
     try:
         if address is None:
             with _unless_set(RAY_USAGE_STATS_ENABLED="0"):
@@ -161,7 +195,7 @@ def map_on_ray(
                 )
         else:
             _connect(address)
-        return _map_all(function, jobs, on_result)
+        _stream(function, jobs, on_result)
     finally:
         # Also after a failed or interrupted start: a local Ray stops with its processes,
         # from a cluster this process disconnects.
@@ -202,36 +236,32 @@ def _why(exc: BaseException) -> str:
     return first if len(first) <= 300 else first[:297] + "..."
 
 
-def _map_all(
-    function: Callable[[J], R], jobs: Sequence[J], on_result: Callable[[int, R], None] | None
-) -> list[R]:
+def _stream(
+    function: Callable[[J], R], jobs: Iterable[J], on_result: Callable[[int, J, R], None]
+) -> None:
     import ray
 
     remote = ray.remote(num_cpus=1)(function)
     resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
     cpus = int(resources.get("CPU", 1))
     window = _TASKS_PER_CPU * max(cpus, 1)
-    done: dict[int, R] = {}
     waiting = iter(enumerate(jobs))
-    running: dict[ObjectRef[R], int] = {}
+    running: dict[ObjectRef[R], tuple[int, J]] = {}
     try:
         while True:
             for i, job in itertools.islice(waiting, window - len(running)):
-                running[remote.remote(job)] = i
+                running[remote.remote(job)] = (i, job)
             if not running:
                 break
             finished, _ = ray.wait(list(running), num_returns=1)
             for ref in finished:
-                i = running.pop(ref)
-                done[i] = ray.get(ref)
-                if on_result is not None:
-                    on_result(i, done[i])
+                i, job = running.pop(ref)
+                on_result(i, job, ray.get(ref))
     finally:
         # On an error or Ctrl-C, do not leave jobs running on the cluster.
         for ref in running:
             with contextlib.suppress(Exception):
                 ray.cancel(ref)
-    return [done[i] for i in range(len(jobs))]
 
 
 @contextlib.contextmanager
