@@ -38,15 +38,44 @@ _DATABASES = ["sqlite"] + (["postgresql"] if os.environ.get("PACHISI_TEST_DATABA
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: a long browser test, run only with PACHISI_SLOW=1")
+    config.addinivalue_line(
+        "markers",
+        "stored: a browser test of what the server keeps (a restart, a second browser, an "
+        "invitation), run on PostgreSQL as well as SQLite without PACHISI_SLOW=1 too",
+    )
+
+
+_HERE = Path(__file__).parent
+
+
+def _on_postgresql(item: pytest.Item) -> bool:
+    """Whether this is a browser test's PostgreSQL case (pytest hands this conftest's hook
+    every test of the session, tests/web's cases on PostgreSQL included)."""
+    callspec = getattr(item, "callspec", None)
+    return (
+        callspec is not None
+        and callspec.params.get("database_url") == "postgresql"
+        and item.path.is_relative_to(_HERE)
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # CI's sample (keeping .ci/run near 12 minutes on 2 cores): every browser test runs on
+    # SQLite, and on PostgreSQL only those marked `stored`. The server reaches both databases
+    # through the same storage layer, which tests/web and tests/cluster run on both in full;
+    # PACHISI_SLOW=1 runs every browser test on both.
     if os.environ.get("PACHISI_SLOW") == "1":
         return
-    skip = pytest.mark.skip(reason="a slow browser test: set PACHISI_SLOW=1 to run it")
+    slow = pytest.mark.skip(reason="a slow browser test: set PACHISI_SLOW=1 to run it")
+    sampled = pytest.mark.skip(
+        reason="on PostgreSQL, CI runs only the browser tests marked `stored`: "
+        "set PACHISI_SLOW=1 to run every one"
+    )
     for item in items:
         if "slow" in item.keywords:
-            item.add_marker(skip)
+            item.add_marker(slow)
+        elif _on_postgresql(item) and "stored" not in item.keywords:
+            item.add_marker(sampled)
 
 
 @pytest.fixture(scope="session", params=_DATABASES)

@@ -16,7 +16,10 @@ from tests.e2e.conftest import CHROMIUM
 from tests.e2e.driver import connection_state, moves, play_pages, seats_held, wait_for_moves
 from tests.e2e.server import Server
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed"),
+    pytest.mark.stored,
+]
 
 YOU_JS = '(seat) => document.querySelector(`#seats li[data-seat="${seat}"] .you`)'
 STATE_JS = "(state) => document.getElementById('connection').dataset.state === state"

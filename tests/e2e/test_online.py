@@ -20,7 +20,10 @@ from tests.e2e.driver import (
 )
 from tests.e2e.server import Server
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed"),
+    pytest.mark.stored,
+]
 
 HUMAN = {"kind": "human"}
 OPEN = {"kind": "open"}

@@ -11,7 +11,10 @@ from tests.e2e.conftest import CHROMIUM
 from tests.e2e.driver import connection_state, moves, offer, play_once, wait_for_moves
 from tests.e2e.server import Server
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed"),
+    pytest.mark.stored,
+]
 
 PEOPLE_AND_COMPUTERS = [{"kind": "human"}] + [{"kind": "computer", "player": "random"}] * 3
 

@@ -366,4 +366,7 @@ def test_the_event_loop_is_not_blocked_by_a_think(serve: Serve) -> None:
             return worst
 
         _wait(lambda: service.computers.pool.stats["busy"] >= 1)
-        assert client.portal.call(lag) < 0.1  # type: ignore[attr-defined]
+        # A think on the loop would hold it for its whole 3 s; a loop that only shares two
+        # busy cores with the think and the rest of the suite (pytest -n 2) wakes late by a
+        # tenth of a second now and then (0.14 s seen in CI).
+        assert client.portal.call(lag) < 0.5  # type: ignore[attr-defined]
