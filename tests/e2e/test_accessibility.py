@@ -9,7 +9,7 @@ import pytest
 from tests.e2e.accessibility import assert_accessible
 from tests.e2e.conftest import CHROMIUM
 from tests.e2e.server import Server
-from tests.e2e.test_replay import _finished_game
+from tests.e2e.test_replay import SHORT, _finished_game
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 
@@ -22,7 +22,7 @@ def test_the_lobby_is_accessible(context: Any, server: Server) -> None:
 
 
 def test_the_replay_is_accessible_at_the_end_and_at_the_start(context: Any, server: Server) -> None:
-    view = _finished_game(server)
+    view = _finished_game(server, SHORT)
     page = context.new_page()
     page.goto(f"{server.url}/replay/{view['id']}")
     page.wait_for_selector("#moves li")

@@ -16,6 +16,7 @@ from tests.cluster.harness import DATABASE_VARIABLE, NGINX, Cluster, scratch_dat
 from tests.cluster.test_failover import FLAGS
 from tests.e2e.conftest import CHROMIUM
 from tests.e2e.driver import _AUTOPLAY_JS, moves, play_until_over
+from tests.e2e.test_replay import SHORT
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 
@@ -47,7 +48,7 @@ def test_two_browsers_on_two_instances_play_a_game_to_the_end(
     easy = {"kind": "computer", "player": "easy"}
     made = httpx.post(
         f"{cluster.url}/api/games",
-        json={"seats": [{"kind": "human"}, {"kind": "human"}, easy, easy]},
+        json={"seats": [{"kind": "human"}, {"kind": "human"}, easy, easy], "ruleset": SHORT},
         timeout=30,
     ).json()
     urls = [cluster.url + made["links"][0]["url"], cluster.url + made["links"][1]["url"]]

@@ -4,7 +4,6 @@ buttons, or a replay (pachisi.web.security)."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -13,6 +12,7 @@ from pachisi.web.security import CONTENT_SECURITY_POLICY
 from tests.e2e.conftest import CHROMIUM
 from tests.e2e.driver import play_once
 from tests.e2e.server import Server
+from tests.e2e.test_replay import SHORT, _finished_game
 
 pytestmark = [
     pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed"),
@@ -28,7 +28,6 @@ document.addEventListener("securitypolicyviolation", (event) => {
     + `${event.sourceFile}:${event.lineNumber}: ${event.sample}`);
 }, true);
 """
-COMPUTERS = [{"kind": "computer", "player": "random"}] * 4
 
 
 class Recorder:
@@ -61,15 +60,6 @@ class Recorder:
         self.page.wait_for_timeout(300)
         events: list[str] = self.page.evaluate("() => window.__cspViolations ?? ['no recorder']")
         return sorted(set(events + self.console))
-
-
-def _finished_game(server: Server) -> str:
-    game_id: str = server.create_game(COMPUTERS, ruleset="classic")["id"]
-    deadline = time.monotonic() + 60
-    while not server.api("GET", f"/api/games/{game_id}")["result"]:
-        assert time.monotonic() < deadline, "the computers' game did not end"
-        time.sleep(0.2)
-    return game_id
 
 
 def test_the_lobby_and_a_game_keep_to_the_policy(context: Any, server: Server) -> None:
@@ -136,7 +126,7 @@ def test_a_game_page_opened_by_its_link_keeps_to_the_policy(context: Any, server
 
 
 def test_a_replay_keeps_to_the_policy(context: Any, server: Server) -> None:
-    game_id = _finished_game(server)
+    game_id = _finished_game(server, SHORT)["id"]
     recorder = Recorder(context)
     page = recorder.page
     recorder.goto(f"{server.url}/replay/{game_id}")

@@ -16,7 +16,7 @@ from tests.e2e.accessibility import assert_accessible
 from tests.e2e.conftest import CHROMIUM
 from tests.e2e.server import Server
 from tests.e2e.test_headers import Recorder
-from tests.e2e.test_replay import _finished_game
+from tests.e2e.test_replay import SHORT, _finished_game
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 
@@ -32,7 +32,7 @@ def _review_from_the_replay(page: Any, server: Server, game_id: str) -> str:
 
 
 def test_a_finished_game_is_reviewed_from_its_replay(context: Any, server: Server) -> None:
-    view = _finished_game(server)
+    view = _finished_game(server, SHORT)
     page = context.new_page()
     # The game page offers the review once the game is over.
     page.goto(f"{server.url}/game/{view['id']}")
@@ -101,7 +101,7 @@ def test_a_finished_game_is_reviewed_from_its_replay(context: Any, server: Serve
 def test_a_record_file_uploaded_on_the_replay_page_is_reviewed(
     context: Any, server: Server, tmp_path: Path
 ) -> None:
-    view = _finished_game(server)
+    view = _finished_game(server, SHORT)
     record = httpx.get(f"{server.url}/api/games/{view['id']}/record", timeout=30).text
     path = tmp_path / "game.pgn"
     path.write_text(record)
@@ -125,7 +125,7 @@ def test_a_record_file_uploaded_on_the_replay_page_is_reviewed(
 
 
 def test_the_review_page_keeps_to_the_policy(context: Any, server: Server) -> None:
-    view = _finished_game(server)
+    view = _finished_game(server, SHORT)
     review_id = server.api("POST", f"/api/games/{view['id']}/review")["id"]
     recorder = Recorder(context)
     page = recorder.page
