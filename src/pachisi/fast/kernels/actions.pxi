@@ -7,8 +7,8 @@
 # as :func:`pachisi.rules.engine.legal_actions` does: in the spending stage, of two actions
 # whose resulting states are equal (the items and pyadas an action leaves lapse when it ends
 # the turn or the game), only the first is listed. Only actions that take the same pieces to
-# the same progress can give equal states, so only those are played out and compared, which
-# is rare; every other list is the raw one.
+# the same progress can give equal states, so only those are played out and compared; every
+# other list is the raw one.
 
 
 cdef i64 c_legal_actions(i32* st, i32* params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
@@ -49,35 +49,6 @@ cdef inline i64 _landing_key(i32* st, i32* params, i64 a) noexcept nogil:
     return (t * 4 + piece) * 8 + size
 
 
-cdef void _sorted_keys(i32* keys, i64 n, i64* packed) noexcept nogil:
-    """``packed[r]``: the r-th of the ``n`` keys in ascending order, with its index, as
-    ``(key + 2) << 16 | index`` (keys are -2..40,000 and indices below MAX_LIST), so that
-    equal keys form runs in index order. A stable radix sort, one byte of the key a pass:
-    the keys are small integers, and a comparison sort cost more than the rest of a list."""
-    cdef i64 low[MAX_LIST]
-    cdef i64 count[257]
-    cdef i64 k, v, b
-    memset(count, 0, sizeof(count))
-    for i in range(n):
-        count[((keys[i] + 2) & 255) + 1] += 1
-    for b in range(256):
-        count[b + 1] += count[b]
-    for i in range(n):
-        k = keys[i] + 2
-        low[count[k & 255]] = (k << 16) | i
-        count[k & 255] += 1
-    memset(count, 0, sizeof(count))
-    for i in range(n):
-        count[((low[i] >> 24) & 255) + 1] += 1
-    for b in range(256):
-        count[b + 1] += count[b]
-    for i in range(n):
-        v = low[i]
-        b = (v >> 24) & 255
-        packed[count[b]] = v
-        count[b] += 1
-
-
 cdef bint _keys_collide(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
     """Whether two of the ``n`` actions in ``out`` share a key; the keys are left in
     ``out[n:2n]``."""
@@ -102,66 +73,81 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
     """Drop every action whose resulting state equals that of an earlier kept one; the
     keys are in ``out[n:2n]``. Returns how many actions are left at the start of ``out``.
 
-    Rare (only lists with colliding keys come here), so it allocates its own scratch; if
-    that fails it keeps every action, which the callers' checks against the reference
-    engine would show.
+    Only actions that share their key with another are played out, each on its own row,
+    and compared with the earlier kept ones of its key (found through ``prev``, without
+    sorting). The rows are allocated here, as their number is known only now; if that
+    fails every action is kept, which the callers' checks against the reference engine
+    would show. The rest of the scratch is on the stack (about 60 KB).
     """
-    cdef i32* keys = <i32*>malloc(n * sizeof(i32))
-    cdef i32* rows = <i32*>malloc(n * STATE_SIZE * sizeof(i32))
-    cdef char* kept_at = <char*>calloc(n, 1)
-    cdef i32* occ_n = <i32*>calloc(OCC_N_SIZE + OCC_SQUARES * OCC_DEPTH, sizeof(i32))
+    cdef i32 prev[MAX_DISTINCT]
+    cdef i32 row_of[MAX_DISTINCT]
+    cdef char kept_at[MAX_DISTINCT]
+    # An open-addressing table from a key to the last action seen with it, with at least
+    # twice as many slots as actions so that probes stay short; only that many slots (a
+    # power of two, at least 16) are cleared, not the whole array.
+    cdef i32 slot_key[MAX_LIST]
+    cdef i32 slot_last[MAX_LIST]
+    cdef i32 occ_n[OCC_N_SIZE + OCC_SQUARES * OCC_DEPTH]
     cdef i32* occ = occ_n + OCC_N_SIZE
-    # The keys in ascending order (runs of equal keys in index order), and each action's
-    # place in that order: an action's equals are its run's neighbours.
-    cdef i64* packed = <i64*>malloc(n * sizeof(i64))
-    cdef i64* rank = <i64*>malloc(n * sizeof(i64))
+    cdef i32* keys = out + n
+    cdef i32* rows
+    cdef i32* row
     cdef i32 evn[3]
-    cdef bint shared, same
-    if keys == NULL or rows == NULL or kept_at == NULL or occ_n == NULL or packed == NULL or rank == NULL:
-        free(keys)
-        free(rows)
-        free(kept_at)
-        free(occ_n)
-        free(packed)
-        free(rank)
+    cdef bint same
+    cdef i64 i, j, shared, kept
+    cdef u64 h
+    cdef u64 size = 16
+    while size < <u64>(2 * n):
+        size *= 2
+    cdef u64 mask = size - 1
+    for h in range(size):
+        slot_last[h] = -1
+    shared = 0
+    for i in range(n):
+        h = (<u64>keys[i] * <u64>0x9E3779B1) & mask
+        while slot_last[h] >= 0 and slot_key[h] != keys[i]:
+            h = (h + 1) & mask
+        prev[i] = slot_last[h]
+        row_of[i] = -1
+        if prev[i] >= 0:
+            # Both this action and the one before it with its key are played out.
+            if row_of[prev[i]] < 0:
+                row_of[prev[i]] = shared
+                shared += 1
+            row_of[i] = shared
+            shared += 1
+        slot_key[h] = keys[i]
+        slot_last[h] = i
+    rows = <i32*>malloc(shared * STATE_SIZE * sizeof(i32))
+    if rows == NULL:
         return n
-    memcpy(keys, out + n, n * sizeof(i32))
-    _sorted_keys(keys, n, packed)
-    for r in range(n):
-        rank[packed[r] & 0xFFFF] = r
+    # Counts zero, as for an empty board: nothing reads a square's list beyond its count,
+    # and a move fills what it reads (position.pxi).
+    memset(occ_n, 0, OCC_N_SIZE * sizeof(i32))
     kept = 0
     for i in range(n):
         a = out[i]
-        r = rank[i]
-        shared = (r > 0 and (packed[r - 1] >> 16) == (packed[r] >> 16)) or (
-            r + 1 < n and (packed[r + 1] >> 16) == (packed[r] >> 16)
-        )
-        if shared:
-            memcpy(rows + i * STATE_SIZE, st, STATE_SIZE * sizeof(i32))
+        if row_of[i] >= 0:
+            row = rows + row_of[i] * STATE_SIZE
+            memcpy(row, st, STATE_SIZE * sizeof(i32))
             evn[0] = 0
             evn[1] = 0
             evn[2] = 0
-            c_apply_action(rows + i * STATE_SIZE, params, a, occ_n, occ, NULL, evn)
+            c_apply_action(row, params, a, occ_n, occ, NULL, evn)
             same = False
-            # The earlier actions with this key: the run before ``r``.
-            q = r - 1
-            while q >= 0 and (packed[q] >> 16) == (packed[r] >> 16):
-                j = packed[q] & 0xFFFF
-                if kept_at[j] and same_state(rows + i * STATE_SIZE, rows + j * STATE_SIZE):
+            j = prev[i]
+            while j >= 0:
+                if kept_at[j] and same_state(row, rows + row_of[j] * STATE_SIZE):
                     same = True
                     break
-                q -= 1
+                j = prev[j]
             if same:
+                kept_at[i] = False
                 continue
         kept_at[i] = True
         out[kept] = a
         kept += 1
-    free(keys)
     free(rows)
-    free(kept_at)
-    free(occ_n)
-    free(packed)
-    free(rank)
     return kept
 
 

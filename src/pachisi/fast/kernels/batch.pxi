@@ -8,7 +8,7 @@
 # also write each game's legal-action mask and, for learning code, observations.
 #
 # Observation layout (``float32``, :data:`OBS_SIZE` values), seen from an observing seat
-# ``o``: the *relative seat* ``r`` is ``(seat - o) % 4``, so 0 is the observer, 1 the next
+# ``o``: the *relative seat* ``r`` is ``(seat - o) & 3``, so 0 is the observer, 1 the next
 # seat (counter-clockwise), 2 the partner opposite, 3 the seat before. Progress is each
 # seat's own (0 waiting, 84 home); squares are renumbered as if the board were turned so
 # that the observer sits South.
@@ -62,7 +62,7 @@ cdef void observe_over(i32* st, i32* params, i64 o, float* obs, int16_t* marks) 
                 obs[marks[1 + j]] = 0.0
     for g in range(16):
         seat = g >> 2
-        r = (seat - o) % 4
+        r = (seat - o) & 3
         p = st[POS + g]
         obs[O_PIECES + 4 * r + (g & 3)] = p / 84.0
         q = O_PROGRESS + 85 * r + p
@@ -105,7 +105,7 @@ cdef void observe_over(i32* st, i32* params, i64 o, float* obs, int16_t* marks) 
     obs[O_TURN + 14] = st[FLAGS] & 1
     obs[O_TURN + 15] = (st[FLAGS] >> 1) & 1
     for seat in range(4):
-        r = (seat - o) % 4
+        r = (seat - o) & 3
         obs[O_SEATS + r] = (st[ENTERED] >> seat) & 1
         obs[O_SEATS + 4 + r] = min(st[KILLS + seat], 4) / 4.0
         obs[O_SEATS + 8 + r] = 1.0 if seat_finished(st, seat) else 0.0

@@ -18,7 +18,18 @@ cdef inline bint _distinct(i32* params, i64 k) noexcept nogil:
     return value_slot(params, params[P_TABLE + k]) == k
 
 
-cdef inline bint can_use_something(i32* st, i32* params, i32* occ_n, i32* occ, i64 seat) noexcept nogil:
+cdef inline i64 smallest_slot(i32* params) noexcept nogil:
+    """The lowest ``k`` whose throw is worth the least: where :func:`can_use_something`
+    starts trying values. A small step overshoots home least, so the first try usually
+    settles it; the order does not change the answer, only how soon it comes."""
+    first = 0
+    for k in range(1, params[P_COWRIES] + 1):
+        if params[P_TABLE + k] < params[P_TABLE + first]:
+            first = k
+    return first
+
+
+cdef inline bint can_use_something(i32* st, i32* params, i32* occ_n, i32* occ, i64 seat, i64 first) noexcept nogil:
     """A sufficient test that ``seat`` is not stuck: a piece of its mover on the board can
     make an ordinary move by some value (R-MOVE, as the legal moves ask it), or a waiting
     piece can enter with an entry value other than a 7 or 14 (which may be void).
@@ -26,23 +37,19 @@ cdef inline bint can_use_something(i32* st, i32* params, i32* occ_n, i32* occ, i
     ``occ_n``/``occ`` must hold ``st``'s occupancy. Under Ludii's flow (E.2 item 5) a
     piece on the board moves by any value that keeps it on the board, which is what that
     flow's legal moves list. Moves under an attached pyada (which add a step) are left to
-    the exact test.
+    the exact test. Values are tried from ``first`` (:func:`smallest_slot`) up, wrapping
+    around the table.
     """
     m = mover_of(st, params, seat)
     cowries = params[P_COWRIES]
-    # The values are tried from the smallest up (wrapping around the table): a small
-    # step overshoots home least, so the first try usually settles it. The order does not
-    # change the answer, only how soon it comes.
-    first = 0
-    for k in range(1, cowries + 1):
-        if params[P_TABLE + k] < params[P_TABLE + first]:
-            first = k
     if params[P_LUDII]:
-        if not (st[ENTERED] >> m) & 1:
-            return False
+        # Under Ludii's flow (E.2 items 4 and 5) every piece not yet home has a use for
+        # some value: a piece in hand moves with the first phase's throw, or enters with
+        # a grace after it (the entry square bars nobody); a piece on p <= 81 moves by 2
+        # (or finishes, when p + k = 84); one on 82 finishes with k = 2 and one on 83
+        # with k = 0. So a seat is stuck only with all its pieces home.
         for i in range(4):
-            p = st[POS + 4 * m + i]
-            if 0 < p < HOME and p + params[P_TABLE + first] <= LAST_SQUARE:
+            if st[POS + 4 * m + i] < HOME:
                 return True
         return False
     if not (params[P_PYADA] and params[P_PYADA_ATTACHED]):
@@ -75,16 +82,23 @@ cdef bint is_frozen(i32* st, i32* params, i32* occ_n, i32* occ) noexcept nogil:
     caller's occupancy scratch, filled here."""
     if st[STAGE] == THROW_OFF_STAGE:
         return False
+    if params[P_LUDII]:
+        # Under Ludii's flow every seat takes turns and is stuck only with all its pieces
+        # home (can_use_something): any piece not home answers at once.
+        for g in range(16):
+            if st[POS + g] < HOME:
+                return False
     # Ludii's cheap test reads progress only (its moves never look at other pieces), and
     # under Ludii's flow the scratch is not kept up to date, so filling it would cost a
     # whole fill after every action.
     if not params[P_LUDII]:
         occupancy(st, params, occ_n, occ)
     seats = 0
+    first = smallest_slot(params)
     for j in range(4):
-        seat = (st[SEAT] + j) % 4
+        seat = (st[SEAT] + j) & 3
         if takes_turns(st, params, seat):
-            if can_use_something(st, params, occ_n, occ, seat):
+            if can_use_something(st, params, occ_n, occ, seat, first):
                 return False
             seats |= (<i64>1) << seat
     return all_stuck(st, params, seats)

@@ -215,7 +215,7 @@ cdef void end_turn(i32* st, i32* params, i32* ev, i32* evn) noexcept nogil:
         _close_windows(st, st[SEAT])
     seat = st[SEAT]
     for _ in range(4):
-        seat = (seat + 1) % 4
+        seat = (seat + 1) & 3
         if takes_turns(st, params, seat):
             break
         if st[REC_LEN]:

@@ -25,7 +25,7 @@ cdef enum:
 cdef bint _friend(i32* params, i64 seat, i64 other) noexcept nogil:
     if params[P_INDIVIDUAL]:
         return other == seat
-    return other == seat or other == (seat + 2) % 4
+    return other == seat or other == ((seat + 2) & 3)
 
 
 cdef double evaluate(i32* st, i32* params, double* weights, double* hit, i64 seat) noexcept nogil:

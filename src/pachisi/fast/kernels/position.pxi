@@ -68,7 +68,7 @@ cdef inline bint on_board(i32* st, i64 seat) noexcept nogil:
 cdef inline i64 mover_of(i32* st, i32* params, i64 seat) noexcept nogil:
     """The seat whose pieces ``seat``'s turn moves (V-PARTNER-THROWS)."""
     if params[P_FOR_PARTNER] and not params[P_INDIVIDUAL] and seat_finished(st, seat):
-        return (seat + 2) % 4
+        return (seat + 2) & 3
     return seat
 
 
@@ -333,7 +333,7 @@ cdef i64 top_piece(i32* st, i64 sq) noexcept nogil:
 
 cdef inline i64 credits(i32* st, i32* params, i64 seat) noexcept nogil:
     if params[P_KBH] == 2 and not params[P_INDIVIDUAL]:
-        return <i64>(st[KILLS + seat] + st[KILLS + (seat + 2) % 4])
+        return <i64>(st[KILLS + seat] + st[KILLS + ((seat + 2) & 3)])
     return <i64>(st[KILLS + seat])
 
 
@@ -356,7 +356,7 @@ cdef inline bint seat_blocked(i32* st, i32* params, i64 seat) noexcept nogil:
     if params[P_KBH] == 0 or seat_finished(st, seat):
         return False
     pooled = params[P_KBH] == 2 and not params[P_INDIVIDUAL]
-    partner = (seat + 2) % 4
+    partner = (seat + 2) & 3
     if st[KILLS + seat] or (pooled and st[KILLS + partner]):
         return False
     capturer = False

@@ -25,6 +25,9 @@ cdef enum:
     META_SIZE = OCC_N_SIZE + 8
     # An actions buffer's length: more than any legal list (pachisi.fast.codes).
     MAX_LIST = 4096
+    # The most actions one list holds: half a buffer, which holds them and as many keys
+    # (actions.pxi).
+    MAX_DISTINCT = MAX_LIST >> 1
     # The greedy player's event buffer (rows) for one trial move.
     TRIAL_EVENTS = 64
 
