@@ -61,6 +61,13 @@ def moves(page: Any) -> list[str]:
     return shown
 
 
+def click_centre(locator: Any) -> None:
+    """Click where a person would: at the element's centre, on whatever is drawn there (a
+    man may stand on a square; a plain ``click()`` would wait for the square itself)."""
+    box = locator.bounding_box()
+    locator.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
 def wait_for_moves(page: Any, count: int, timeout_ms: float = 20_000) -> None:
     """Wait until the page's move list holds at least ``count`` moves."""
     page.wait_for_function(

@@ -13,7 +13,7 @@ import pytest
 
 from tests.e2e.accessibility import assert_accessible
 from tests.e2e.conftest import CHROMIUM
-from tests.e2e.driver import moves, offer, wait_for_moves
+from tests.e2e.driver import click_centre, moves, offer, wait_for_moves
 from tests.e2e.server import Server
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
@@ -98,7 +98,7 @@ def test_a_man_is_chosen_and_moved_on_the_board(context: Any, server: Server) ->
     man.click()
     count = len(moves(page))
     target = page.locator("#board .square.target, #board .charkoni-part.target").first
-    target.click()
+    click_centre(target)
     wait_for_moves(page, count + 1)
     played = moves(page)[count]
     assert played.startswith("0"), played
@@ -140,10 +140,12 @@ def test_a_stack_answers_a_click_on_any_of_its_men_and_the_list_settles_a_shared
     text = page.locator(f"#actions button.action[data-action='{group}']").inner_text()
     lit = page.evaluate(_LIT_JS)
     shared = next(name for name in lit if f" {name}" in text)
-    page.locator(
-        f"#board .square.target[aria-label='square {shared}'],"
-        f" #board .square.target[aria-label='square {shared}, a castle']"
-    ).click()
+    click_centre(
+        page.locator(
+            f"#board .square.target[aria-label='square {shared}'],"
+            f" #board .square.target[aria-label='square {shared}, a castle']"
+        )
+    )
     # Nothing is played: the list offers just the two, the focus on the first of them.
     assert len(moves(page)) == count
     undimmed = page.locator("#actions button.action:not(.dimmed)")
@@ -155,6 +157,65 @@ def test_a_stack_answers_a_click_on_any_of_its_men_and_the_list_settles_a_shared
     page.locator(f"#actions button.action[data-action='{group}']").click()
     wait_for_moves(page, count + 1)
     assert moves(page)[count] == group
+
+
+# Draws the board module's Board in a new SVG of the page: man 0 (South's) on square `mine`,
+# man 1 home, man 4 (East's) on square `theirs`, the rest waiting; man 0 can move, and is
+# chosen when `chosen`, with `theirs` and South's home lit. Every handler call is kept in
+# `window.boardCalls`; the centres of man 4's and man 1's bodies are returned, for a real
+# pointer to click.
+_OVERLAY_JS = """async ([mine, theirs, chosen]) => {
+  const { Board } = await import('/static/js/board.js');
+  const geometry = await (await fetch('/api/board')).json();
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('width', '760');
+  svg.setAttribute('height', '760');
+  document.body.replaceChildren(svg);
+  window.boardCalls = [];
+  const keep = (name) => (...args) => window.boardCalls.push([name, ...args]);
+  const board = new Board(svg, geometry, {
+    onPiece: keep('piece'), onSquare: keep('square'), onNothing: keep('nothing'),
+  });
+  const pieces = [...Array(16).keys()].map((id) => {
+    const square = id === 0 ? mine : id === 4 ? theirs : null;
+    const where = id === 1 ? 'home' : square === null ? 'waiting' : 'board';
+    return { id, seat: id >> 2, letter: 'abcd'[id & 3],
+      progress: where === 'home' ? 84 : where === 'board' ? 10 : 0, square, where, lap: false };
+  });
+  board.update({ pieces, legal: [] }, [], {
+    pieces: new Set([0]), targets: new Set(chosen ? [theirs] : []), home: chosen ? 0 : null,
+    selected: new Set(chosen ? [0] : []), preview: null,
+  });
+  const centre = (id) => {
+    const box = svg.querySelector(`.piece[data-piece="${id}"] .man-body`).getBoundingClientRect();
+    return [box.x + box.width / 2, box.y + box.height / 2];
+  };
+  return [centre(4), centre(1)];
+}"""
+
+
+@pytest.mark.usefixtures("sqlite_only")
+@pytest.mark.parametrize("chosen", [True, False], ids=["a-man-chosen", "none-chosen"])
+def test_a_man_on_a_lit_destination_answers_for_his_square(
+    context: Any, server: Server, chosen: bool
+) -> None:
+    # A man standing on the chosen man's destination (one to capture) covers the square, and
+    # a man home covers the Charkoni: a mouse click on him plays there, as a tap does on a
+    # touch screen. With no man chosen he is only a man.
+    page = context.new_page()
+    page.goto(f"{server.url}/replay/none")
+    page.wait_for_load_state("domcontentloaded")
+    squares = page.evaluate("async () => (await (await fetch('/api/board')).json()).squares")
+    mine, theirs = squares[0]["id"], squares[20]["id"]
+    on_square, at_home = page.evaluate(_OVERLAY_JS, [mine, theirs, chosen])
+    page.mouse.click(*on_square)
+    page.mouse.click(*at_home)
+    calls = page.evaluate("() => window.boardCalls")
+    home = page.evaluate("async () => (await import('/static/js/picking.js')).HOME")
+    if chosen:
+        assert calls == [["square", theirs], ["square", home]]
+    else:
+        assert calls == [["piece", 4], ["piece", 1]]
 
 
 @pytest.mark.usefixtures("sqlite_only")

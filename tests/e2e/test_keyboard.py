@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import CHROMIUM
-from tests.e2e.driver import moves, offer, wait_for_moves
+from tests.e2e.driver import click_centre, moves, offer, wait_for_moves
 from tests.e2e.server import Server
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
@@ -99,7 +99,7 @@ def test_a_man_is_moved_by_clicking_it_and_its_square(context: Any, server: Serv
     assert page.locator("#board .piece.selected").count() >= 1
     targets = page.locator("#board .square.target, #board .charkoni-part.target")
     assert targets.count() >= 1
-    targets.first.click()
+    click_centre(targets.first)
     wait_for_moves(page, count + 1)
     assert moves(page)[count][0] == "0"
 

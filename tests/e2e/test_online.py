@@ -159,7 +159,11 @@ def test_another_seats_token_cannot_act(browser: Any, server: Server) -> None:
 def test_two_people_with_two_seats_each(context: Any, server: Server) -> None:
     page = context.new_page()
     page.goto(server.url + "/")
+    # The lobby draws its seats once the server's offer has come: wait for it, then for the
+    # redraw that the choice causes, rather than counting a list that may not be drawn yet.
+    page.wait_for_selector("#seat-specs li")
     page.get_by_label("Two people, two seats each").check()
+    page.wait_for_function("() => document.querySelectorAll('#seat-specs li').length === 2")
     assert page.locator("#seat-specs li").count() == 2
     assert "South + North" in page.locator("#seat-specs").inner_text()
     page.get_by_test_id("player-1").select_option("random")

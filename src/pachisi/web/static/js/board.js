@@ -77,6 +77,13 @@ export function pieceName(pieceId) {
   return t("piece.name", { seat: seatName(pieceId >> 2), letter: LETTERS[pieceId & 3] });
 }
 
+/** The chosen men of a highlight (its `selected`: a Set, one id, or null), as a Set. */
+function chosenMen(highlight) {
+  const selected = highlight?.selected;
+  if (selected === null || selected === undefined) return new Set();
+  return selected instanceof Set ? selected : new Set([selected]);
+}
+
 export class Board {
   /**
    * @param {SVGSVGElement} svg the element to draw into
@@ -312,7 +319,7 @@ export class Board {
     const unit = this.pixelsPerUnit();
     const touchRadius = this.touch && unit ? TOUCH_RADIUS_PX / unit : 0;
     const focusable = highlight.focusable ?? highlight.pieces;
-    const selected = highlight.selected instanceof Set ? highlight.selected : new Set([highlight.selected]);
+    const selected = chosenMen(highlight);
     const moving = new Set();
     const paths = new Map();
     for (const event of events) {
@@ -390,8 +397,7 @@ export class Board {
    * man, above the men (a destination may hold another man). */
   drawHits(radius, highlight) {
     this.hitLayer.replaceChildren();
-    const chosen = highlight.selected instanceof Set ? highlight.selected.size : highlight.selected !== null;
-    if (!radius || !chosen) return;
+    if (!radius || !chosenMen(highlight).size) return;
     const add = (x, y, where) => {
       const hit = el("circle", { cx: x, cy: y, r: radius, class: "hit", "data-hit": where }, this.hitLayer);
       hit.addEventListener("click", (event) => {
@@ -478,6 +484,14 @@ export class Board {
     el("circle", { cx: 0, cy: 0, r: 0, class: "hit" }, node);
     node.addEventListener("click", (event) => {
       event.stopPropagation();
+      // A man standing on a lit destination of the chosen man (one to capture, or to join)
+      // covers that square: a click on him means the square, as a tap does on a touch
+      // screen, where the destinations' tap areas lie above the men.
+      const under = this.destinationUnder(piece.id);
+      if (under !== null) {
+        this.handle("onSquare", under);
+        return;
+      }
       // Tap areas overlap where men that can move stand close (an entry square by the men
       // waiting): a tap goes to the movable man nearest to it.
       const movable = [...(this.highlight?.pieces ?? [])].map((id) => this.pieceNodes.get(id)).filter(Boolean);
@@ -491,6 +505,21 @@ export class Board {
       }
     });
     return node;
+  }
+
+  /** The lit destination (a square, or HOME) the man `pieceId` stands on while another man
+   * is chosen, or null (nothing chosen, the man is one of the chosen, or his place is not
+   * lit). */
+  destinationUnder(pieceId) {
+    const highlight = this.highlight;
+    const chosen = chosenMen(highlight);
+    if (!chosen.size || chosen.has(pieceId)) return null;
+    const piece = this.view?.pieces.find((p) => p.id === pieceId);
+    if (!piece) return null;
+    // The men home are drawn inside their Charkoni triangle, the destination HOME.
+    if (piece.where === "home") return highlight.home === piece.seat ? HOME : null;
+    if (piece.where !== "board" && piece.where !== "homeward") return null;
+    return highlight.targets.has(piece.square) ? piece.square : null;
   }
 
   flash(squareId) {
