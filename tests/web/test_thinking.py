@@ -131,7 +131,10 @@ def test_a_decision_past_the_limit_times_out_and_only_its_worker_is_replaced() -
     took, replaced = run(ThinkingPool(workers=2, seconds=1), test)
     assert 1.0 <= took < 2.5
     assert len(replaced) == 1 and gone(replaced[0])
-    assert max(lags) < 0.25, f"the event loop stalled for {max(lags):.3f} s"
+    # A loop that waited for the runaway would stall a second. Half a second is the limit:
+    # CI's two busy cores have let the loop miss its turn for 0.25 s (and a local run for
+    # 0.32 s) with the pool doing nothing wrong.
+    assert max(lags) < 0.5, f"the event loop stalled for {max(lags):.3f} s"
 
 
 def test_with_one_worker_a_second_decision_waits_then_completes() -> None:
