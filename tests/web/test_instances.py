@@ -170,3 +170,54 @@ def test_a_dead_servers_computer_seats_are_taken_over(database: str) -> None:
             assert by_b >= 1  # b plays seat 0 now
     stored = stored_moves(database, game)
     assert [v for v, _ in stored] == list(range(1, len(stored) + 1))
+
+
+def test_moves_stored_while_a_server_reads_the_game_reach_its_room(database: str) -> None:
+    """A notification that comes while a server loads the game finds no room to catch up:
+    the room reads what was stored meanwhile once it is in place."""
+    with two_servers(database) as (a, b):
+        made = new_game(a, HUMAN, HUMAN, HUMAN, HUMAN)
+        game = made["id"]
+        service_a = a.app.state.service  # type: ignore[attr-defined]
+        service_b = b.app.state.service  # type: ignore[attr-defined]
+
+        async def throw_on_a() -> None:
+            room = await service_a.room(game)
+            async with room.lock:
+                await service_a.commit(room, service_a.throw(room.state), room.state.seat)
+
+        load_game = service_b.storage.load_game
+
+        def load_then_move(game_id: str) -> Any:
+            stored = load_game(game_id)  # version 0 ...
+            a.portal.call(throw_on_a)  # ... and a stores version 1, notifying b,
+            time.sleep(0.5)  # which hears of it before it holds the game's room
+            return stored
+
+        service_b.storage.load_game = load_then_move
+        with b.websocket_connect(f"/ws/games/{game}") as ws:
+            watcher = Player(ws)
+            assert watcher.version == 1 == len(stored_moves(database, game))
+            assert service_b.rooms[game].state == service_a.rooms[game].state
+
+
+def test_a_lease_holder_that_misses_a_notification_still_plays(database: str) -> None:
+    """The chores compare the games a server plays with the stored versions: a computer
+    seat is played even when its server did not hear that the people had moved."""
+    with two_servers(database, computer_delay=0.0) as (a, b):
+        made = new_game(a, computer("random"), HUMAN, HUMAN, HUMAN)
+        game = made["id"]
+        service_a = a.app.state.service  # type: ignore[attr-defined]
+        assert game in service_a.computers.leased
+        with b.websocket_connect(f"/ws/games/{game}?{_tokens(made, 1, 2, 3)}") as ws:
+            me = Player(ws)
+            me.wait_until_due()
+            # a hears nothing more from the database (its listening connection is gone) ...
+            a.portal.call(service_a.computers._listener.stop)  # type: ignore[attr-defined]
+            while me.due():  # ... while the people play up to the computer seat's turn
+                me.move()
+            assert me.game["turn"]["seat"] == 0 and me.game["result"] is None
+            version = me.version
+            # a's next round of chores reads the people's moves, and its seat plays.
+            _wait(lambda: len(stored_moves(database, game)) > version, 2 * CHORE_SECONDS + 3.0)
+            assert game in service_a.computers.leased

@@ -194,15 +194,20 @@ class ComputerSeats:
     async def _lease_round(self) -> None:
         service = self.service
         storage, writer = service.storage, service.writer
-        held = await writer.call(
-            storage.renew_leases, self.owner, sorted(self.leased), LEASE_SECONDS
-        )
-        for lost in self.leased - held:
-            # Another server took it (this one was too slow to renew): stop playing it.
-            self.leased.discard(lost)
-            room = service.rooms.get(lost)
-            if room is not None and room.driver is not None:
-                room.driver.cancel()
+        asked = sorted(self.leased)
+        held = await writer.call(storage.renew_leases, self.owner, asked, LEASE_SECONDS)
+        for game_id in asked:
+            room = service.rooms.get(game_id)
+            if game_id not in held:
+                # Another server took it (this one was too slow to renew): stop playing it.
+                # (Only the games asked about: one leased meanwhile is held all right.)
+                self.leased.discard(game_id)
+                if room is not None and room.driver is not None:
+                    room.driver.cancel()
+            elif room is not None and held[game_id] > room.version:
+                # A notification of another server's move was missed (or is late): the
+                # computer seat may be due, and nothing else would tell this server so.
+                self.spawn(service.catch_up(room))
         for game_id in await writer.call(storage.take_leases, self.owner, LEASE_SECONDS):
             self.leased.add(game_id)
             room = await service.room(game_id)

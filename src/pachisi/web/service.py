@@ -151,15 +151,20 @@ class GameService:
             return room
         async with self._loading:
             room = self.rooms.get(game_id) or self._finished.get(game_id)
-            if room is None:
-                stored = await self.writer.call(self.storage.load_game, game_id)
-                if stored is None:
-                    return None
-                room = await asyncio.to_thread(rebuild, stored)
-                if room.is_over:
-                    self._keep_finished(room)
-                else:
-                    self.rooms[game_id] = room
+            if room is not None:
+                return room  # loaded while this call waited for the lock
+            stored = await self.writer.call(self.storage.load_game, game_id)
+            if stored is None:
+                return None
+            room = await asyncio.to_thread(rebuild, stored)
+            if room.is_over:
+                self._keep_finished(room)
+                return room
+            self.rooms[game_id] = room
+        if self.storage.shared:
+            # Another server's moves stored while this one read the game were notified
+            # when no room here could hear them: read them now that the room listens.
+            await self.catch_up(room)
         return room
 
     def _keep_finished(self, room: Room) -> None:

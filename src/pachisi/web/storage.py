@@ -505,10 +505,11 @@ class Storage:
                 ).rowcount
             )
 
-    def renew_leases(self, owner: str, game_ids: Sequence[str], seconds: float) -> set[str]:
-        """Extend ``owner``'s leases on ``game_ids``; returns those it still holds."""
+    def renew_leases(self, owner: str, game_ids: Sequence[str], seconds: float) -> dict[str, int]:
+        """Extend ``owner``'s leases on ``game_ids``; returns those it still holds, each
+        with its stored version."""
         if not game_ids:
-            return set()
+            return {}
         with self.engine.begin() as conn:
             now = self._now()
             conn.execute(
@@ -520,15 +521,14 @@ class Storage:
                 )
                 .values(lease_until=now + seconds)
             )
-            return set(
-                conn.execute(
-                    sa.select(games.c.id).where(
-                        games.c.id.in_(list(game_ids)),
-                        games.c.lease_owner == owner,
-                        games.c.status != "finished",
-                    )
-                ).scalars()
+            held = conn.execute(
+                sa.select(games.c.id, games.c.version).where(
+                    games.c.id.in_(list(game_ids)),
+                    games.c.lease_owner == owner,
+                    games.c.status != "finished",
+                )
             )
+            return {row.id: row.version for row in held}
 
     def release_leases(self, owner: str | None, game_ids: Sequence[str] | None = None) -> None:
         """Give up ``owner``'s leases (on ``game_ids``, or all), for another server to take;
