@@ -10,6 +10,7 @@ that is played on.
 from __future__ import annotations
 
 import functools
+import os
 import random
 from fractions import Fraction
 from math import comb
@@ -32,6 +33,10 @@ from pachisi.rules.engine import (
 )
 from pachisi.rules.ruleset import NAMED, Ruleset, derive, parse_ruleset
 from pachisi.rules.state import CHANCE, TERMINAL, Event, Memo, Stage, State
+
+VARIANT_GAMES = 3 if os.environ.get("PACHISI_SLOW") == "1" else 1
+"""Random games of each variant: one in CI (a new seed each run, about 30 s in all on the
+reference engine), three with ``PACHISI_SLOW=1``."""
 
 STEP_CAP = 60_000
 """Generous: random games here take about 700 to 2,000 steps."""
@@ -403,7 +408,7 @@ def test_random_games_of_named_rulesets_keep_the_invariants_and_end(rules: str, 
 
 
 @pytest.mark.parametrize("rules", VARIANTS)
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=VARIANT_GAMES, deadline=None)
 @given(seed=SEEDS)
 def test_random_games_of_variants_keep_the_invariants_and_end(rules: str, seed: int) -> None:
     """As above, for variant combinations (RULES.md C switches off their E.1 defaults)."""
