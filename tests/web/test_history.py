@@ -79,18 +79,20 @@ def random_moves(seed: int, ruleset: str = "classic", limit: int | None = None) 
     return [move_text(move) for move in game.moves]
 
 
-def store_finished_game(url: str, seed: int = 11) -> tuple[str, list[str]]:
+def store_finished_game(
+    url: str, seed: int = 11, ruleset: str = "classic"
+) -> tuple[str, list[str]]:
     """A finished game of random play written straight to storage: its id and moves."""
-    moves = random_moves(seed)
+    moves = random_moves(seed, ruleset)
     storage = open_storage(url)
     game_id = "done" + new_token()[:8]
     seats = [SeatRow(0, "human", None, token_hash(new_token()))] + [
         SeatRow(seat, "computer", "random") for seat in (1, 2, 3)
     ]
-    storage.create_game(NewGame(game_id, "classic", 4, "active", tuple(seats)))
+    storage.create_game(NewGame(game_id, ruleset, 4, "active", tuple(seats)))
     now = dt.datetime.now(dt.UTC)
     rows = [MoveRow(game_id, n, move, now) for n, move in enumerate(moves, 1)]
-    state = engine.new_game(CLASSIC)
+    state = engine.new_game(get_ruleset(ruleset))
     for move in moves:
         state, _ = engine.apply(state, parse_move(move))
     last = MoveRow(game_id, len(rows), rows[-1].move, now, "finished", result_of(state))

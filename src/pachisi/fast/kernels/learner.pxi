@@ -125,14 +125,16 @@ cdef bint c_learner_step(Learners* L, i64 count, Work* work) noexcept nogil:
     cdef bint acting
     cdef bint overflow = False
     cdef i64 renewed = L.first
-    # The observation and the learner's mask are put together here, where they stay in
-    # cache, then copied out whole: writes in order instead of scattered ones into memory
-    # far away.
+    # The observation is put together here, where it stays in cache, then copied out
+    # whole: writes in order instead of scattered ones into memory far away.
     cdef float seen[OBS_SIZE]
     cdef int16_t seen_marks[OBS_MARKS]
     seen_marks[0] = -1
-    cdef char shown[NUM_ACTIONS]
-    memset(shown, 0, NUM_ACTIONS)
+    # The learner's masks are cleared in one call, which for megabytes writes straight to
+    # memory without reading each line first; then only the ids of the games where the
+    # learner acts are set (a handful of bytes each, against NUM_ACTIONS copied per game).
+    if L.view != NULL:
+        memset(L.view, 0, count * NUM_ACTIONS)
     for b in range(count):
         read_ahead(L, b, count)
         st = L.rows + b * STATE_SIZE
@@ -185,14 +187,9 @@ cdef bint c_learner_step(Learners* L, i64 count, Work* work) noexcept nogil:
                 n = c_legal_actions(st, params, work.occ_n, work.occ, work.acts, work.pool)
         mark_mask(L.masks + b * NUM_ACTIONS, L.marks + b * MASK_MARKS, work.acts, n)
         acting = who >= 0 and L.bots[who] < 0 and L.steps[b] < L.max_steps
-        if L.view != NULL:
-            if acting:
-                for j in range(n):
-                    shown[work.acts[j]] = 1
-            memcpy(L.view + b * NUM_ACTIONS, shown, NUM_ACTIONS)
-            if acting:
-                for j in range(n):
-                    shown[work.acts[j]] = 0
+        if L.view != NULL and acting:
+            for j in range(n):
+                L.view[b * NUM_ACTIONS + work.acts[j]] = 1
         if L.obs != NULL:
             observe_over(st, params, who if acting else L.seat, seen, seen_marks)
             memcpy(L.obs + b * OBS_SIZE, seen, OBS_SIZE * sizeof(float))
