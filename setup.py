@@ -84,8 +84,19 @@ train()
 """
 
 
+JOBS = int(os.environ.get("PACHISI_BUILD_JOBS", "2"))
+"""Cython's threads, and the extensions compiled at once (the engine's profile-guided
+build beside the players')."""
+
+
 class ProfileGuidedBuild(build_ext):
-    """build_ext that builds the engine profile-guided (see the module doc)."""
+    """build_ext that builds the engine profile-guided (see the module doc), the
+    extensions side by side on ``JOBS`` threads unless ``--parallel`` says otherwise."""
+
+    def finalize_options(self) -> None:
+        if self.parallel is None and JOBS > 1:
+            self.parallel = JOBS
+        super().finalize_options()
 
     def build_extension(self, ext: Extension) -> None:
         built = self.get_ext_fullpath(ext.name)
@@ -150,6 +161,6 @@ setup(
         ],
         compiler_directives=DIRECTIVES,
         include_path=["src"],
-        nthreads=int(os.environ.get("PACHISI_BUILD_JOBS", "2")),
+        nthreads=JOBS,
     ),
 )
