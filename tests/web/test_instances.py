@@ -172,7 +172,9 @@ def test_a_dead_servers_computer_seats_are_taken_over(database: str) -> None:
     assert [v for v, _ in stored] == list(range(1, len(stored) + 1))
 
 
-def test_moves_stored_while_a_server_reads_the_game_reach_its_room(database: str) -> None:
+def test_moves_stored_while_a_server_reads_the_game_reach_its_room(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A notification that comes while a server loads the game finds no room to catch up:
     the room reads what was stored meanwhile once it is in place."""
     with two_servers(database) as (a, b):
@@ -194,7 +196,7 @@ def test_moves_stored_while_a_server_reads_the_game_reach_its_room(database: str
             time.sleep(0.5)  # which hears of it before it holds the game's room
             return stored
 
-        service_b.storage.load_game = load_then_move
+        monkeypatch.setattr(service_b.storage, "load_game", load_then_move)
         with b.websocket_connect(f"/ws/games/{game}") as ws:
             watcher = Player(ws)
             assert watcher.version == 1 == len(stored_moves(database, game))
