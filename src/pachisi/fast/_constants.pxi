@@ -88,7 +88,8 @@ cdef enum:  # pachisi.fast.params
     P_STACK_SET = 46
     P_VALUE_SLOT = 142
     VALUE_SLOTS = 65
-    PARAMS_SIZE = 207
+    P_SMALLEST = 207
+    PARAMS_SIZE = 208
 
 cdef enum:  # pachisi.fast.codes
     DECLINE_ID = 0

@@ -109,7 +109,10 @@ VALUE_SLOTS: Final = 65
 """``params[P_VALUE_SLOT + v]`` is the slot of the throw value ``v`` (the lowest ``k``
 that throws it), -1 for a value no throw has, for ``v`` below this; the kernels ask it at
 every throw and every legal list, so a lookup replaces a search of the table."""
-PARAMS_SIZE: Final = P_VALUE_SLOT + VALUE_SLOTS
+P_SMALLEST: Final = P_VALUE_SLOT + VALUE_SLOTS
+"""``params[P_SMALLEST]`` is the lowest ``k`` whose throw is worth the least, where
+R-FROZEN's cheap test starts trying values (it asks after every action)."""
+PARAMS_SIZE: Final = P_SMALLEST + 1
 
 
 _Choice = TypeVar("_Choice", bound=StrEnum)
@@ -189,6 +192,7 @@ def compile_ruleset(r: Ruleset) -> tuple[npt.NDArray[np.int32], float]:
     for k in range(r.cowries, -1, -1):
         if 0 <= r.score_table[k] < VALUE_SLOTS:
             p[P_VALUE_SLOT + r.score_table[k]] = k
+    p[P_SMALLEST] = min(range(r.cowries + 1), key=lambda k: (r.score_table[k], k))
     return p, float(r.p_mouth_up)
 
 

@@ -75,13 +75,18 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
 
     Only actions that share their key with another are played out, each on its own row,
     and compared with the earlier kept ones of its key (found through ``prev``, without
-    sorting). The rows are allocated here, as their number is known only now; if that
-    fails every action is kept, which the callers' checks against the reference engine
-    would show. The rest of the scratch is on the stack (about 60 KB).
+    sorting). A row is played out without the checks that follow an action (R-DEADLOCK,
+    R-FROZEN: :func:`_settle_action`), which can only end the game as a draw, and which
+    are made only where two rows are told apart by nothing else (:func:`_same_outcome`).
+    The rows are allocated here, as their number is known only now; if that fails every
+    action is kept, which the callers' checks against the reference engine would show.
+    The rest of the scratch is on the stack (about 60 KB).
     """
     cdef i32 prev[MAX_DISTINCT]
     cdef i32 row_of[MAX_DISTINCT]
     cdef char kept_at[MAX_DISTINCT]
+    # Whether the checks after the action draw the game on a row: -1 until asked.
+    cdef char draws[MAX_DISTINCT]
     # An open-addressing table from a key to the last action seen with it, with at least
     # twice as many slots as actions so that probes stay short; only that many slots (a
     # power of two, at least 16) are cleared, not the whole array.
@@ -129,15 +134,18 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
         a = out[i]
         if row_of[i] >= 0:
             row = rows + row_of[i] * STATE_SIZE
-            memcpy(row, st, STATE_SIZE * sizeof(i32))
+            copy_state(row, st)
             evn[0] = 0
             evn[1] = 0
             evn[2] = 0
-            c_apply_action(row, params, a, occ_n, occ, NULL, evn)
+            _act(row, params, a, occ_n, occ, NULL, evn)
+            draws[i] = -1
             same = False
             j = prev[i]
             while j >= 0:
-                if kept_at[j] and same_state(row, rows + row_of[j] * STATE_SIZE):
+                if kept_at[j] and _same_outcome(
+                    row, rows + row_of[j] * STATE_SIZE, params, occ_n, occ, draws, i, j
+                ):
                     same = True
                     break
                 j = prev[j]
@@ -149,6 +157,68 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
         kept += 1
     free(rows)
     return kept
+
+
+cdef bint _same_outcome(i32* a, i32* b, i32* params, i32* occ_n, i32* occ, char* draws, i64 i, i64 j) noexcept nogil:
+    """Whether rows ``a`` (action ``i``) and ``b`` (action ``j``), each played out without
+    the checks after an action, hold equal states once those checks are made.
+
+    The checks change a row only by ending the game as a draw, which writes the fields of
+    a turn in progress (:func:`_game_over`) and nothing else. So rows that differ
+    elsewhere stay different, equal rows stay equal, and rows that differ only in those
+    fields end equal exactly when the checks draw both. Those are made only for such rows,
+    once each (``draws``); the answer is what comparing the checked rows would give."""
+    if not _same_but_turn(a, b):
+        return False
+    if same_state(a, b):
+        return True
+    if draws[i] < 0:
+        draws[i] = 1 if _settle_draws(a, params, occ_n, occ) else 0
+    if draws[j] < 0:
+        draws[j] = 1 if _settle_draws(b, params, occ_n, occ) else 0
+    return draws[i] == 1 and draws[j] == 1
+
+
+cdef inline bint _settle_draws(i32* st, i32* params, i32* occ_n, i32* occ) noexcept nogil:
+    """Whether :func:`_settle_action` (with R-DEADLOCK's check) would draw the game on
+    ``st``, an action other than a decline just played; ``st`` is left as it is."""
+    if st[STAGE] == OVER_STAGE:
+        return False
+    if params[P_DRAWS] and every_side_blocked(st, params):
+        return True
+    return params[P_FROZEN] and is_frozen(st, params, occ_n, occ)
+
+
+cdef inline void copy_state(i32* dst, i32* src) noexcept nogil:
+    """Copy the state in ``src`` to ``dst``: the used parts of its lists only (the rest of
+    ``dst`` is left as it was, which no reader looks at: they stop at the lists' lengths)."""
+    memcpy(dst, src, (RECS + src[REC_LEN] * REC_FIELDS) * sizeof(i32))
+    memcpy(dst + THROW_K, src + THROW_K, (ITEMS - THROW_K + src[ITEMS_LEN]) * sizeof(i32))
+    dst[OVERFLOW] = src[OVERFLOW]
+    dst[SETTLED] = src[SETTLED]
+
+
+cdef bint _same_but_turn(i32* a, i32* b) noexcept nogil:
+    """Whether two rows agree in every field of :func:`same_state` that the end of a game
+    (:func:`_game_over`) leaves alone: the board, the seat and turn, the stack order, the
+    laps, entries, kills and capture records, the throw-off and the overflow mark."""
+    for q in range(STAGE):
+        if a[q] != b[q]:
+            return False
+    if a[SEAT] != b[SEAT] or a[TURN] != b[TURN]:
+        return False
+    if a[ORDER_LEN] != b[ORDER_LEN] or a[REC_LEN] != b[REC_LEN]:
+        return False
+    for j in range(a[ORDER_LEN]):
+        if a[ORDER + j] != b[ORDER + j]:
+            return False
+    for q in range(ORDER_LEN + 1, RECS + a[REC_LEN] * REC_FIELDS):
+        if a[q] != b[q]:
+            return False
+    for q in range(THROWOFF, WINNER):
+        if a[q] != b[q]:
+            return False
+    return <bint>(a[OVERFLOW] == b[OVERFLOW])
 
 
 cdef bint same_state(i32* a, i32* b) noexcept nogil:

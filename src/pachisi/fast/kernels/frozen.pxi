@@ -19,14 +19,11 @@ cdef inline bint _distinct(i32* params, i64 k) noexcept nogil:
 
 
 cdef inline i64 smallest_slot(i32* params) noexcept nogil:
-    """The lowest ``k`` whose throw is worth the least: where :func:`can_use_something`
-    starts trying values. A small step overshoots home least, so the first try usually
-    settles it; the order does not change the answer, only how soon it comes."""
-    first = 0
-    for k in range(1, params[P_COWRIES] + 1):
-        if params[P_TABLE + k] < params[P_TABLE + first]:
-            first = k
-    return first
+    """The lowest ``k`` whose throw is worth the least (``P_SMALLEST``, worked out with
+    the parameters): where :func:`can_use_something` starts trying values. A small step
+    overshoots home least, so the first try usually settles it; the order does not change
+    the answer, only how soon it comes."""
+    return params[P_SMALLEST]
 
 
 cdef inline bint can_use_something(i32* st, i32* params, i32* occ_n, i32* occ, i64 seat, i64 first) noexcept nogil:

@@ -107,22 +107,21 @@ cdef inline bint occupancy_fresh(i32* st, i32* params, i32* occ_n) noexcept nogi
     top_one = params[P_TOP_ONE]
     if occ_n[MEMO] != 1 + top_one:
         return False
-    diff = 0
-    for g in range(16):
-        diff |= st[POS + g] ^ occ_n[_MEMO_POS + g]
+    if not same_words16(st + POS, occ_n + _MEMO_POS):
+        return False
     if top_one:
-        diff |= st[ORDER_LEN] ^ occ_n[_MEMO_ORDER_LEN]
-        if diff == 0:
-            for j in range(st[ORDER_LEN]):
-                diff |= st[ORDER + j] ^ occ_n[_MEMO_ORDER + j]
-    return diff == 0
+        if st[ORDER_LEN] != occ_n[_MEMO_ORDER_LEN]:
+            return False
+        for j in range(st[ORDER_LEN]):
+            if st[ORDER + j] != occ_n[_MEMO_ORDER + j]:
+                return False
+    return True
 
 
 cdef inline void _remember(i32* st, i32* params, i32* occ_n) noexcept nogil:
     """Record that ``occ_n``/``occ`` hold the whole occupancy of ``st`` as it is now."""
     occ_n[MEMO] = 1 + params[P_TOP_ONE]
-    for g in range(16):
-        occ_n[_MEMO_POS + g] = st[POS + g]
+    memcpy(occ_n + _MEMO_POS, st + POS, 16 * sizeof(i32))
     if params[P_TOP_ONE]:
         occ_n[_MEMO_ORDER_LEN] = st[ORDER_LEN]
         for j in range(st[ORDER_LEN]):

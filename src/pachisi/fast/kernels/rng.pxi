@@ -52,11 +52,8 @@ cdef inline i64 getrandbits(u32* mt, i64 k) noexcept nogil:
 
 cdef inline i64 randbelow(u32* mt, i64 n) noexcept nogil:
     """``Random._randbelow(n)``, which ``randrange(n)`` and ``choice`` use; n >= 1."""
-    cdef i64 k = 0
-    cdef i64 m = n
-    while m:
-        k += 1
-        m >>= 1
+    # n.bit_length(), in one instruction.
+    cdef i64 k = 64 - leading_zeros(<u64>n)
     cdef i64 r = getrandbits(mt, k)
     while r >= n:
         r = getrandbits(mt, k)

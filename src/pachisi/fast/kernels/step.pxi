@@ -133,7 +133,7 @@ cdef inline void _act(i32* st, i32* params, i64 a, i32* occ_n, i32* occ, i32* ev
         )
     elif stage == PYADA_STAGE:
         st[PYADAS] = 0
-        _after_throw(st, params, captured, ev, evn)
+        _after_throw(st, params, captured, ev, evn, False)
     else:
         _after_act(
             st, params, kind, piece, v, steps, captured, old_split_left, old_split_used,
@@ -240,17 +240,20 @@ cdef inline void _after_act(i32* st, i32* params, i64 kind, i64 piece, i64 v, i6
         emit(ev, evn, E_PYADA, st[SEAT], -1, -1, -1, 1)
         return
     st[PYADAS] = 0
-    _after_throw(st, params, captured, ev, evn)
+    # The win and the finished seat were asked just above, of the same board.
+    _after_throw(st, params, captured, ev, evn, True)
 
 
-cdef inline void _after_throw(i32* st, i32* params, bint captured, i32* ev, i32* evn) noexcept nogil:
-    """C.10a steps 8-9: win, finished seat, then another throw or the next seat."""
+cdef inline void _after_throw(i32* st, i32* params, bint captured, i32* ev, i32* evn, bint checked) noexcept nogil:
+    """C.10a steps 8-9: win, finished seat (unless ``checked``: the caller has just asked
+    both of this board), then another throw or the next seat."""
     captured = captured or st[CAPTURED] == 1
-    if st[STAGE] != OVER_STAGE and check_win(st, params, ev, evn):
-        return
-    if seat_done(st, params):
-        end_turn(st, params, ev, evn)
-        return
+    if not checked:
+        if st[STAGE] != OVER_STAGE and check_win(st, params, ev, evn):
+            return
+        if seat_done(st, params):
+            end_turn(st, params, ev, evn)
+            return
     if st[AGAIN] or (captured and params[P_CAPTURE_BONUS]):
         st[STAGE] = THROW_STAGE
         st[THROW_K] = -1

@@ -59,6 +59,17 @@ cdef extern from *:
         x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
         return (int64_t)((x * 0x0101010101010101ull) >> 56);
     }
+    static inline int pachisi_same_words16(const int32_t* a, const int32_t* b) {
+        /* Sixteen words compared as eight 64-bit ones, which the compiler turns into a
+           few vector instructions: memcpy is how C reads a possibly unaligned word. */
+        uint64_t diff = 0, x, y;
+        for (int j = 0; j < 8; j++) {
+            memcpy(&x, a + 2 * j, 8);
+            memcpy(&y, b + 2 * j, 8);
+            diff |= x ^ y;
+        }
+        return diff == 0;
+    }
     static inline int64_t pachisi_reverse32(int64_t x) {
         uint32_t v = (uint32_t)x;
         v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
@@ -74,5 +85,9 @@ cdef extern from *:
     i64 popcount "pachisi_popcount"(u64 x) nogil
     # The index of the lowest set bit of x (x must not be 0).
     i64 lowest_bit "__builtin_ctzll"(u64 x) nogil
+    # The number of zero bits above the highest set bit of x (x must not be 0).
+    i64 leading_zeros "__builtin_clzll"(u64 x) nogil
+    # Whether the 16 words at a and at b are equal (the pieces' progress of two rows).
+    bint same_words16 "pachisi_same_words16"(const i32* a, const i32* b) nogil
     # The low 32 bits of x in reverse order (bit j becomes bit 31 - j; higher bits dropped).
     i64 reverse32 "pachisi_reverse32"(i64 x) nogil
