@@ -166,17 +166,27 @@ cdef bint _same_outcome(i32* a, i32* b, i32* params, i32* occ_n, i32* occ, char*
     The checks change a row only by ending the game as a draw, which writes the fields of
     a turn in progress (:func:`_game_over`) and nothing else. So rows that differ
     elsewhere stay different, equal rows stay equal, and rows that differ only in those
-    fields end equal exactly when the checks draw both. Those are made only for such rows,
-    once each (``draws``); the answer is what comparing the checked rows would give."""
+    fields end equal exactly when the checks draw both (``draws``, asked once a row).
+
+    The checks themselves read only fields a draw leaves alone, and whether the game is
+    over already: R-DEADLOCK's the kills and progress, R-FROZEN's the board and, for its
+    exact test, a copy of the row on which every field of a turn in progress is set
+    afresh (``_turn_of``). So two such rows, neither of them over, get the same answer,
+    and one of them is asked for both."""
     if not _same_but_turn(a, b):
         return False
     if same_state(a, b):
         return True
-    if draws[i] < 0:
-        draws[i] = 1 if _settle_draws(a, params, occ_n, occ) else 0
+    if a[STAGE] == OVER_STAGE or b[STAGE] == OVER_STAGE:
+        # Ended by a win: the checks do not draw it.
+        return False
     if draws[j] < 0:
-        draws[j] = 1 if _settle_draws(b, params, occ_n, occ) else 0
-    return draws[i] == 1 and draws[j] == 1
+        if draws[i] >= 0:
+            draws[j] = draws[i]
+        else:
+            draws[j] = 1 if _settle_draws(b, params, occ_n, occ) else 0
+    draws[i] = draws[j]
+    return draws[j] == 1
 
 
 cdef inline bint _settle_draws(i32* st, i32* params, i32* occ_n, i32* occ) noexcept nogil:

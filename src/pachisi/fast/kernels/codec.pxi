@@ -70,10 +70,15 @@ cdef inline (i64, i64, i64, i64, i64, bint) decode(i64 a) noexcept nogil:
         return K_MOVE, a - PYADA_MOVE_BASE, -1, 1, 0, True
     if a == PYADA_ENTER_ID:
         return K_ENTER, -1, -1, 1, 0, True
+    # The ids are not negative here: unsigned division is the plain machine division
+    # (Python's floor division, which the kernels' signed arithmetic follows, adds sign
+    # fix-ups), and split parts are decoded for every action of a spending stage's lists.
+    cdef u64 u
+    cdef u64 r
     if a < PART_BASE:
-        b = a - GROUP_BASE
-        rest = b >> 3
-        return K_MOVE, rest // 3, b & 7, rest % 3 + 2, 0, False
-    b = a - PART_BASE
-    rest = b // PART_STEPS
-    return K_MOVE, rest >> 3, rest & 7, 1, b % PART_STEPS + 1, False
+        u = <u64>(a - GROUP_BASE)
+        r = u >> 3
+        return K_MOVE, <i64>(r // 3), <i64>(u & 7), <i64>(r % 3) + 2, 0, False
+    u = <u64>(a - PART_BASE)
+    r = u // PART_STEPS
+    return K_MOVE, <i64>(r >> 3), <i64>(r & 7), 1, <i64>(u % PART_STEPS) + 1, False
