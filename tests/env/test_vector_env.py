@@ -4,6 +4,7 @@ as the single environment."""
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import gymnasium as gym
@@ -217,3 +218,67 @@ def test_make_vec_builds_the_batched_environment() -> None:
     obs, _ = envs.reset(seed=0)
     obs, *_ = envs.step(obs["action_mask"].argmax(axis=1))
     assert obs in envs.observation_space
+
+
+@pytest.mark.parametrize("rules", ["classic", "wikipedia-full"])
+def test_copy_false_gives_the_same_observations_and_never_writes_what_the_caller_holds(
+    rules: str,
+) -> None:
+    """``copy=False`` writes a step's observations over an earlier step's arrays that
+    nothing holds: the same run as with new arrays, every observation the caller keeps
+    stays as it was handed out, and the arrays handed out are read-only."""
+    new = PachisiVectorEnv(7, rules, max_steps=120)
+    over = PachisiVectorEnv(7, rules, max_steps=120, copy=False)
+    obs, _ = new.reset(seed=2)
+    kept_obs, _ = over.reset(seed=2)
+    rng = np.random.default_rng(3)
+    kept: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    finished = 0
+    for step in range(300):
+        assert np.array_equal(obs["observation"], kept_obs["observation"]), step
+        assert np.array_equal(obs["action_mask"], kept_obs["action_mask"]), step
+        if step % 25 == 0:  # some of them held on to, with copies to compare with later
+            kept.append((kept_obs, {k: v.copy() for k, v in kept_obs.items()}))
+        actions = _random_actions(obs, rng)
+        obs, rewards, terminated, truncated, _ = new.step(actions)
+        kept_obs, vrewards, vterminated, vtruncated, _ = over.step(actions)
+        assert np.array_equal(rewards, vrewards)
+        assert np.array_equal(terminated, vterminated) and np.array_equal(truncated, vtruncated)
+        finished += int((terminated | truncated).sum())
+    assert finished > 0
+    for held, copied in kept:
+        assert all(np.array_equal(held[k], copied[k]) for k in copied)
+    with pytest.raises(ValueError, match="read-only"):
+        kept_obs["observation"][0, 0] = 1.0
+    with pytest.raises(ValueError, match="read-only"):
+        kept_obs["action_mask"][0, 0] = 1
+
+
+def test_copy_false_takes_back_the_arrays_the_caller_let_go() -> None:
+    """A loop that keeps only the latest observation is handed the same two sets of
+    arrays in turn; a set the caller still holds (here through a view) is not."""
+    envs = PachisiVectorEnv(4, "ludii", copy=False)
+    obs, _ = envs.reset(seed=1)
+    rng = np.random.default_rng(1)
+    obs, *_ = envs.step(_random_actions(obs, rng))
+    first = weakref.ref(obs["observation"])
+    obs, *_ = envs.step(_random_actions(obs, rng))
+    second = weakref.ref(obs["observation"])
+    assert second() is not first()
+    for _ in range(10):
+        obs, *_ = envs.step(_random_actions(obs, rng))
+        assert obs["observation"] is first()
+        obs, *_ = envs.step(_random_actions(obs, rng))
+        assert obs["observation"] is second()
+    view = obs["observation"][:1]
+    before = view.copy()
+    for _ in range(4):
+        obs, *_ = envs.step(_random_actions(obs, rng))
+        assert obs["observation"] is not view.base
+    assert np.array_equal(view, before)
+
+
+def test_make_vec_passes_copy_false() -> None:
+    envs = gym.make_vec(ENV_ID, num_envs=3, copy=False)
+    obs, _ = envs.reset(seed=0)
+    assert not obs["observation"].flags.writeable

@@ -54,7 +54,12 @@ def _random_legal(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.
     return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask], dtype=np.int32)
 
 
-def _run(rules: str, players: Players, size: int, threads: int, rounds: int) -> None:
+def _run(
+    rules: str, players: Players, size: int, threads: int, rounds: int, reuse: bool = False
+) -> None:
+    """``rounds`` learner steps of ``size`` games against :func:`_reference`; with
+    ``reuse`` the observations and masks are written over two views handed in turn (as
+    the vector environment's ``copy=False`` does), else into new arrays."""
     ruleset = get_ruleset(rules)
     seat = next(s for s in range(4) if players[s] is None)
     max_steps = 120
@@ -68,11 +73,16 @@ def _run(rules: str, players: Players, size: int, threads: int, rounds: int) -> 
     modes = np.full(size, B.KEEP, dtype=np.int8)
     actions = np.zeros(size, dtype=np.int32)
     renewed = 0
+    views = (B.LearnerView.empty(size), B.LearnerView.empty(size)) if reuse else (None, None)
     for r in range(rounds):
         seed = 1000 + r
+        into = views[r % 2]
         got, obs, view = learner_step(
-            ours, players, our_steps, max_steps, seat, modes, actions, seed, marks, observe=True
-        )
+            ours, players, our_steps, max_steps, seat, modes, actions, seed, marks,
+            observe=True, into=into,
+        )  # fmt: skip
+        if into is not None:
+            assert obs is into.observation and view is into.action_mask
         want, want_obs, want_view = _reference(
             theirs, players, their_steps, max_steps, seat, modes, actions, seed
         )
@@ -90,9 +100,10 @@ def _run(rules: str, players: Players, size: int, threads: int, rounds: int) -> 
     assert renewed > 0
 
 
+@pytest.mark.parametrize("reuse", [False, True], ids=["new-arrays", "written-over"])
 @pytest.mark.parametrize("rules", list(NAMED))
-def test_learner_step_is_init_step_advance_and_observe(rules: str) -> None:
-    _run(rules, (None, "random", "greedy", "random"), size=12, threads=1, rounds=150)
+def test_learner_step_is_init_step_advance_and_observe(rules: str, reuse: bool) -> None:
+    _run(rules, (None, "random", "greedy", "random"), size=12, threads=1, rounds=150, reuse=reuse)
 
 
 @pytest.mark.parametrize(
@@ -107,8 +118,47 @@ def test_learner_step_for_teams_every_seat_and_other_seats(players: Players) -> 
     _run("classic", players, size=10, threads=1, rounds=150)
 
 
-def test_learner_step_gives_the_same_with_two_threads() -> None:
-    _run("ludii", (None, "random", "random", "random"), size=600, threads=2, rounds=40)
+@pytest.mark.parametrize("reuse", [False, True], ids=["new-arrays", "written-over"])
+def test_learner_step_gives_the_same_with_two_threads(reuse: bool) -> None:
+    _run("ludii", (None, "random", "random", "random"), size=600, threads=2, rounds=40, reuse=reuse)
+
+
+@pytest.mark.parametrize(
+    ("which", "offset"),
+    [("observation", -1), ("observation", B.OBS_SIZE), ("mask", -2), ("mask", NUM_ACTIONS)],
+)
+def test_learner_step_refuses_marks_outside_their_rows_before_any_change(
+    which: str, offset: int
+) -> None:
+    """The marks are written through: a mark outside its row would write outside the
+    array, so it is refused before any game changes."""
+    ruleset = get_ruleset("classic")
+    batch = B.init(ruleset, 3, seed=1)
+    before = batch.rows.copy()
+    steps = np.zeros(3, dtype=np.int64)
+    marks = np.full((3, B.MARKS), -1, dtype=np.int16)
+    modes = np.full(3, B.KEEP, dtype=np.int8)
+    actions = np.zeros(3, dtype=np.int32)
+    into = B.LearnerView.empty(3)
+    row = into.observation_marks if which == "observation" else into.mask_marks
+    row[2, :3] = (2, 0, offset)
+    with pytest.raises(ValueError, match="marks"):
+        learner_step(
+            batch, (None, "random", "random", "random"), steps, 50, 0, modes, actions, 0,
+            marks, observe=True, into=into,
+        )  # fmt: skip
+    assert np.array_equal(batch.rows, before) and not steps.any()
+
+
+def test_learner_step_refuses_a_view_of_another_size() -> None:
+    batch = B.init(get_ruleset("classic"), 3, seed=1)
+    marks = np.full((3, B.MARKS), -1, dtype=np.int16)
+    with pytest.raises(ValueError, match="holds 4 games, not 3"):
+        learner_step(
+            batch, (None,) * 4, np.zeros(3, dtype=np.int64), 50, 0,
+            np.full(3, B.KEEP, dtype=np.int8), np.zeros(3, dtype=np.int32), 0, marks,
+            observe=True, into=B.LearnerView.empty(4),
+        )  # fmt: skip
 
 
 def test_learner_step_refuses_an_illegal_action_before_any_change() -> None:

@@ -120,16 +120,17 @@ def learner_step(
     marks: npt.NDArray[np.int16],
     *,
     observe: bool,
+    into: fast_batch.LearnerView | None = None,
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None, npt.NDArray[np.int8] | None]:
     """:func:`pachisi.fast.batch.learner_step` with ``players[seat]`` (``random``,
     ``greedy``, or None for the learner's seats) playing the other seats: each game's
     step to the learner's next decision, its rewards, and with ``observe`` what the
-    learner sees."""
+    learner sees (written into ``into`` when given)."""
     c = compiled(batch.ruleset)
     codes = _outside_codes(players)
     return fast_batch.learner_step(
         batch, codes, c.weights, c.hit, steps, max_steps, seat, modes, actions, seed, marks,
-        observe=observe,
+        observe=observe, into=into,
     )  # fmt: skip
 
 

@@ -7,6 +7,7 @@ The compiled batch (:mod:`pachisi.fast.batch`) does the playing; nothing here ap
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeAlias, runtime_checkable
@@ -176,6 +177,50 @@ def render_text(state: State) -> str:
     return render_board(stacks, charkoni=charkoni) + write_position(state) + "\n"
 
 
+class _Views:
+    """The arrays the compiled step writes the learner's observations and masks into,
+    used again once nothing outside holds them (a caller that keeps an observation, or a
+    view or a tensor of it, keeps its arrays, and they are never written again): then a
+    step rewrites only what changed in them instead of writing 5 KB a game into new
+    arrays. Usually the set handed out two steps before is free again: two sets are kept,
+    and a new one replaces the older when both are held. They are handed out read-only,
+    since a step rewrites only what it changed: a caller's own writes into them would
+    otherwise show in a later step's observation."""
+
+    # References to a free array: the LearnerView's, and getrefcount's argument.
+    _FREE = 2
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: list[B.LearnerView] = []
+
+    def unused(self) -> B.LearnerView:
+        """A set of arrays nothing outside this object holds (new if none is)."""
+        for view in self._kept:
+            if self._free(view):
+                view.observation.flags.writeable = True
+                view.action_mask.flags.writeable = True
+                return view
+        view = B.LearnerView.empty(self.size)
+        self._kept = [view, *self._kept[:1]]
+        return view
+
+    @staticmethod
+    def hand_out(view: B.LearnerView) -> None:
+        """Make the arrays of ``view`` read-only for the caller (until :meth:`unused`
+        takes them back)."""
+        view.observation.flags.writeable = False
+        view.action_mask.flags.writeable = False
+
+    def _free(self, view: B.LearnerView) -> bool:
+        if not hasattr(sys, "getrefcount"):
+            return False  # no reference counts to go by (not CPython): always new arrays
+        return (
+            sys.getrefcount(view.observation) == self._FREE
+            and sys.getrefcount(view.action_mask) == self._FREE
+        )
+
+
 class Games:
     """A batch of games in which the learner plays ``seats`` and ``policies`` the others.
 
@@ -200,6 +245,7 @@ class Games:
         roles: Sequence[str | None] | None = None,
         threads: int = 1,
         observes: bool = True,
+        reuse: bool = False,
     ) -> None:
         if max_steps < 1:
             raise ValueError("max_steps is at least 1")
@@ -225,8 +271,10 @@ class Games:
         # What each legal-action mask has set, as the compiled calls left it, so that the
         # next one clears only that (count -1: not known, cleared whole).
         self._marks = np.zeros((size, B.MARKS), dtype=np.int16)
-        # What the last compiled call worked out for observe(), handed out once.
+        # What the last compiled call worked out for observe(), handed out once, and with
+        # ``reuse`` the arrays it is written into (else new arrays every call).
         self._seen: Observation | None = None
+        self._views = _Views(size) if reuse else None
         self.batch = B.init(ruleset, size, seed=0, threads=threads)
         self.steps = np.zeros(size, dtype=np.int64)
         self.rng = random.Random(0)
@@ -376,10 +424,13 @@ class Games:
         chosen = (
             np.zeros(self.size, dtype=np.int32) if actions is None else actions.astype(np.int32)
         )
+        into = self._views.unused() if self.observes and self._views is not None else None
         gained, obs, view = learner_step(
             self.batch, self._players, self.steps, self.max_steps, self.seats[0], modes,
-            chosen, seed, self._marks, observe=self.observes,
+            chosen, seed, self._marks, observe=self.observes, into=into,
         )  # fmt: skip
+        if into is not None:
+            _Views.hand_out(into)
         self._seen = None if obs is None or view is None else {
             "observation": obs, "action_mask": view,
         }  # fmt: skip

@@ -27,6 +27,7 @@ KEEP: Final[int]
 ACT: Final[int]
 RENEW: Final[int]
 MARKS: Final[int]
+OBSERVATION_MARKS: Final[int]
 
 class Scratch:
     """The buffers the kernels work in; one per thread."""
@@ -161,6 +162,8 @@ def learner_step(
     seed: int,
     first: int,
     obs: _Singles | None,
+    obs_marks: npt.NDArray[np.int16] | None,
     view: _Bytes | None,
+    view_marks: npt.NDArray[np.int16] | None,
     gained: _Singles,
 ) -> bool: ...

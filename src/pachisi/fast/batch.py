@@ -48,6 +48,7 @@ __all__ = [
     "OBS_SIZE",
     "TERMINAL",
     "Batch",
+    "LearnerView",
     "advance",
     "choose",
     "from_states",
@@ -66,7 +67,9 @@ CHANCE_MODES: Final = ("sample", "explicit")
 MAX_BATCH: Final = 10_000_000
 """The most games one batch holds (their rows take about 1 KB each)."""
 MARKS: Final = core.MARKS
-"""The width of :func:`learner_step`'s rows of marks."""
+"""The width of :func:`learner_step`'s rows of marks of a mask."""
+OBSERVATION_MARKS: Final = core.OBSERVATION_MARKS
+"""The width of its rows of marks of an observation's counts."""
 KEEP: Final = core.KEEP
 ACT: Final = core.ACT
 RENEW: Final = core.RENEW
@@ -412,6 +415,7 @@ def learner_step(
     marks: npt.NDArray[np.int16],
     *,
     observe: bool,
+    into: LearnerView | None = None,
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None, npt.NDArray[np.int8] | None]:
     """Every game's step to the next decision of a learner, in one compiled call: what
     :func:`init` (for ``modes[b]`` :data:`RENEW`: a new game in its place, as game ``i`` of
@@ -423,15 +427,27 @@ def learner_step(
     ``marks[b]`` lists the ids that ``legal_action_mask[b]`` has set (its count first, -1
     where unknown; ``(games, MARKS)`` int16, kept by the caller between calls), so that a
     mask is not cleared whole. Returns ``seat``'s rewards, and with ``observe`` what the
-    learner (the seats whose ``bots`` entry is -1) sees, as new arrays: the observation
-    from its seat to act (else ``seat``) and that seat's mask, all zeros where none of
-    its seats is to act or ``steps[b]`` has reached ``max_steps``.
+    learner (the seats whose ``bots`` entry is -1) sees: the observation from its seat to
+    act (else ``seat``) and that seat's mask, all zeros where none of its seats is to act
+    or ``steps[b]`` has reached ``max_steps``. They are written into ``into``'s arrays
+    (over what its marks say the last call left there) and returned, else into new ones.
     """
     params, p = engine_params(batch.ruleset)
     size = batch.size
     gained = np.empty(size, dtype=np.float32)
-    obs = np.empty((size, OBS_SIZE), dtype=np.float32) if observe else None
-    view = np.empty((size, NUM_ACTIONS), dtype=np.int8) if observe else None
+    obs: npt.NDArray[np.float32] | None = None
+    view: npt.NDArray[np.int8] | None = None
+    obs_marks: npt.NDArray[np.int16] | None = None
+    view_marks: npt.NDArray[np.int16] | None = None
+    if observe and into is not None:
+        if into.observation.shape[0] != size:
+            games = into.observation.shape[0]
+            raise ValueError(f"the learner's view holds {games} games, not {size}")
+        obs, view = into.observation, into.action_mask
+        obs_marks, view_marks = into.observation_marks, into.mask_marks
+    elif observe:
+        obs = np.empty((size, OBS_SIZE), dtype=np.float32)
+        view = np.empty((size, NUM_ACTIONS), dtype=np.int8)
     start = _start_row(batch.ruleset)
     masks = _masks(batch)
     if batch.threads == 1 or size < 2 * MIN_PART:
@@ -442,7 +458,8 @@ def learner_step(
         overflow = core.learner_step(
             batch.rows, params, p, weights, hit, bots, batch.rngs, batch.choice_rngs,
             batch._scratches[0], masks, marks, batch.current_player, batch.rewards, steps,
-            max_steps, seat, modes, actions, start, seed, 0, obs, view, gained,
+            max_steps, seat, modes, actions, start, seed, 0, obs, obs_marks, view, view_marks,
+            gained,
         )  # fmt: skip
     else:
         # Each part numbers its new games on from those of the parts before it.
@@ -455,8 +472,9 @@ def learner_step(
                 batch.rows[g], params, p, weights, hit, bots, batch.rngs[g],
                 batch.choice_rngs[g], scratch, masks[g], marks[g], batch.current_player[g],
                 batch.rewards[g], steps[g], max_steps, seat, modes[g], actions[g], start, seed,
-                first, None if obs is None else obs[g], None if view is None else view[g],
-                gained[g],
+                first, None if obs is None else obs[g],
+                None if obs_marks is None else obs_marks[g], None if view is None else view[g],
+                None if view_marks is None else view_marks[g], gained[g],
             ))  # fmt: skip
 
         _spread(batch, part)
@@ -464,6 +482,32 @@ def learner_step(
     if overflow:
         _check_overflow(batch)
     return gained, obs, view
+
+
+@dataclass(frozen=True)
+class LearnerView:
+    """The arrays :func:`learner_step` writes what the learner sees into: each game's
+    observation and mask, with rows of marks that list what the last call set in them
+    (their counts first, -1 where unknown), so that a call that is handed the same arrays
+    again rewrites only what changed (a few hundred bytes a game instead of 5 KB)."""
+
+    observation: npt.NDArray[np.float32]
+    action_mask: npt.NDArray[np.int8]
+    observation_marks: npt.NDArray[np.int16]
+    mask_marks: npt.NDArray[np.int16]
+
+    @classmethod
+    def empty(cls, games: int) -> LearnerView:
+        """Arrays for ``games`` games, their contents unknown (written whole next)."""
+        view = cls(
+            np.empty((games, OBS_SIZE), dtype=np.float32),
+            np.empty((games, NUM_ACTIONS), dtype=np.int8),
+            np.empty((games, OBSERVATION_MARKS), dtype=np.int16),
+            np.empty((games, MARKS), dtype=np.int16),
+        )
+        view.observation_marks[:, 0] = -1
+        view.mask_marks[:, 0] = -1
+        return view
 
 
 @functools.cache

@@ -14,11 +14,13 @@ cpdef enum:
     # The players' codes in a ``bots`` vector (play_many, play_seeded, choose_batch).
     RANDOM = RANDOM_BOT
     GREEDY = GREEDY_BOT
-    # What learner_step does first in each game, and the width of its rows of marks.
+    # What learner_step does first in each game, and the width of its rows of marks: of
+    # a mask, and of an observation's counts.
     KEEP = LEARNER_KEEP
     ACT = LEARNER_ACT
     RENEW = LEARNER_RENEW
     MARKS = MASK_MARKS
+    OBSERVATION_MARKS = OBS_MARKS
 
 CHANCE = CHANCE_PLAYER
 TERMINAL = TERMINAL_PLAYER
@@ -370,23 +372,38 @@ def advance_batch(
             )
 
 
+cdef inline bint _marks_inside(const int16_t* marks, i64 width, i64 size) noexcept nogil:
+    """Whether a row of marks (its count, then as many offsets) counts -1..width - 1
+    offsets, each in 0..size - 1."""
+    cdef i64 c = marks[0]
+    if not -1 <= c < width:
+        return False
+    for j in range(c):
+        if not 0 <= marks[1 + j] < size:
+            return False
+    return True
+
+
 def learner_step(
     i32[:, ::1] rows, const i32[::1] params, double p, const double[::1] weights,
     const double[::1] hit, const i32[::1] bots, u32[:, ::1] rngs, u32[:, ::1] choice_rngs,
     Scratch scratch, char[:, ::1] masks, int16_t[:, ::1] marks, i32[::1] players,
     float[:, ::1] rewards, i64[::1] steps, i64 max_steps, i64 seat, const char[::1] modes,
     const i32[::1] actions, const i32[::1] start, i64 seed, i64 first,
-    float[:, ::1] obs, char[:, ::1] view, float[::1] gained,
+    float[:, ::1] obs, int16_t[:, ::1] obs_marks, char[:, ::1] view,
+    int16_t[:, ::1] view_marks, float[::1] gained,
 ):
     """Every game's step to its learner's next decision (kernels/learner.pxi): start it
     anew (``modes[b]`` RENEW, as game ``first + i`` of a batch seeded ``seed`` where it is
     the ``i``-th renewed here, from the row ``start``), apply ``actions[b]`` (LEARNER_ACT; it must be legal) or neither
     (LEARNER_KEEP), then let the compiled players (``bots[seat]``; -1 for the learner's
     seats) play; ``gained`` gets ``seat``'s rewards. ``marks`` lists what each mask has set
-    (-1 where unknown). ``obs`` and ``view`` (written whole, or None for none) get what the
-    learner sees: the observation from its seat to act (else ``seat``) and that seat's
-    mask (empty where none of its seats is to act or ``max_steps`` is reached). True if a
-    game's row overflowed (pachisi.fast.batch raises)."""
+    (-1 where unknown). ``obs`` and ``view`` (or None for none) get what the learner sees:
+    the observation from its seat to act (else ``seat``) and that seat's mask (empty where
+    none of its seats is to act or ``max_steps`` is reached): written whole, or with
+    ``obs_marks`` / ``view_marks`` over what those say the last call left there (count
+    -1: not known, written whole). True if a game's row overflowed (pachisi.fast.batch
+    raises)."""
     _check_batch(rows, params, rngs.shape[0], masks, players)
     _check_players(weights, hit, bots)
     cdef i64 count = rows.shape[0]
@@ -401,24 +418,37 @@ def learner_step(
     _check(0 <= seed < 2 ** 40, "the seed is 0..2**40 - 1")
     cdef Learners L
     L.obs = NULL
+    L.obs_marks = NULL
     L.view = NULL
+    L.view_marks = NULL
     if obs is not None:
         _check(obs.shape[0] == count and obs.shape[1] == OBS_SIZE, "observations are (games, OBS_SIZE)")
+        _check(obs_marks is None or (obs_marks.shape[0] == count and obs_marks.shape[1] == OBS_MARKS), "observation marks are (games, OBSERVATION_MARKS)")
         if count:
             L.obs = &obs[0, 0]
+            if obs_marks is not None:
+                L.obs_marks = &obs_marks[0, 0]
     if view is not None:
         _check(view.shape[0] == count and view.shape[1] == NUM_ACTIONS, "masks are (games, NUM_ACTIONS)")
+        _check(view_marks is None or (view_marks.shape[0] == count and view_marks.shape[1] == MASK_MARKS), "mask marks are (games, MARKS)")
         if count:
             L.view = &view[0, 0]
+            if view_marks is not None:
+                L.view_marks = &view_marks[0, 0]
     if not count:
         return False
     # Every game is looked at before any changes, without the GIL: the other parts' calls
-    # go on meanwhile. The first game that fails names what is wrong.
+    # go on meanwhile. The first game that fails names what is wrong. The marks are
+    # written through, so every id they list must be inside its row.
     cdef i64 bad = -1
     cdef i64 why = 0
     with nogil:
         for b in range(count):
-            if not (-1 <= marks[b, 0] < MASK_MARKS):
+            if not _marks_inside(&marks[b, 0], MASK_MARKS, NUM_ACTIONS):
+                bad, why = b, 1
+            elif L.obs_marks != NULL and not _marks_inside(&obs_marks[b, 0], OBS_MARKS, OBS_SIZE):
+                bad, why = b, 4
+            elif L.view_marks != NULL and not _marks_inside(&view_marks[b, 0], MASK_MARKS, NUM_ACTIONS):
                 bad, why = b, 1
             elif modes[b] == LEARNER_ACT:
                 if players[b] >= 0 and not (0 <= actions[b] < NUM_ACTIONS and masks[b, actions[b]]):
@@ -427,7 +457,8 @@ def learner_step(
                 bad, why = b, 3
             if bad >= 0:
                 break
-    _check(why != 1, "a row of marks counts -1..MASK_MARKS - 1 ids")
+    _check(why != 1, "a row of marks counts -1..MARKS - 1 ids, each an action id")
+    _check(why != 4, "a row of observation marks counts -1..OBSERVATION_MARKS - 1 offsets, each inside an observation")
     _check(why != 2, "an action is not legal")
     _check(why != 3, "a mode is KEEP, ACT or RENEW")
     L.rows = &rows[0, 0]

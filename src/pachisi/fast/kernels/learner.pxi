@@ -11,7 +11,10 @@
 #
 # The masks are written over the last ones: a row of ``marks`` (MASK_MARKS int16) lists
 # the ids its mask has set (its count first; -1 where unknown, which clears the whole row),
-# so a step clears a handful of bytes instead of NUM_ACTIONS.
+# so a step clears a handful of bytes instead of NUM_ACTIONS. The learner's observations
+# and masks are written over the ones of an earlier call in the same way, with rows of
+# marks of their own (``obs_marks``, ``view_marks``): a few hundred bytes a game where
+# writing them whole took 5 KB.
 
 cdef enum:
     # What learner_step does first in a game (``modes[b]``).
@@ -44,7 +47,11 @@ cdef struct Learners:
     i64 seed
     i64 first
     float* obs  # NULL: no observations
+    int16_t* obs_marks  # what each observation's counts have set (OBS_MARKS a game);
+    # NULL: ``obs`` is new, written whole
     char* view  # NULL: no learner's masks
+    int16_t* view_marks  # what each learner's mask has set (MASK_MARKS a game); NULL:
+    # ``view`` is new, written whole
     float* gained
 
 
@@ -81,6 +88,13 @@ cdef void read_ahead(Learners* L, i64 b, i64 count) noexcept nogil:
         c = marks[0]
         for j in range(c):
             prefetch(mask + marks[1 + j])
+        if L.obs_marks != NULL:
+            # The observation's fields outside the counts, all written: its first and last
+            # lines (O_PROGRESS and O_BOARD, between them, are read through the marks).
+            prefetch(L.obs + (b + 1) * OBS_SIZE)
+            prefetch(L.obs + (b + 1) * OBS_SIZE + O_THROW_K)
+            prefetch(L.obs + (b + 1) * OBS_SIZE + O_TURN)
+            prefetch(L.obs + (b + 1) * OBS_SIZE + O_SEATS)
 
 
 cdef void mark_mask(char* mask, int16_t* marks, i32* acts, i64 n) noexcept nogil:
@@ -125,15 +139,15 @@ cdef bint c_learner_step(Learners* L, i64 count, Work* work) noexcept nogil:
     cdef bint acting
     cdef bint overflow = False
     cdef i64 renewed = L.first
-    # The observation is put together here, where it stays in cache, then copied out
-    # whole: writes in order instead of scattered ones into memory far away.
+    # Into new arrays (no marks), the observation is put together here, where it stays in
+    # cache, then copied out whole: writes in order instead of scattered ones into memory
+    # far away; and the learner's masks are cleared in one call, which for megabytes
+    # writes straight to memory without reading each line first, then only the ids of the
+    # games where the learner acts are set.
     cdef float seen[OBS_SIZE]
     cdef int16_t seen_marks[OBS_MARKS]
     seen_marks[0] = -1
-    # The learner's masks are cleared in one call, which for megabytes writes straight to
-    # memory without reading each line first; then only the ids of the games where the
-    # learner acts are set (a handful of bytes each, against NUM_ACTIONS copied per game).
-    if L.view != NULL:
+    if L.view != NULL and L.view_marks == NULL:
         memset(L.view, 0, count * NUM_ACTIONS)
     for b in range(count):
         read_ahead(L, b, count)
@@ -187,10 +201,20 @@ cdef bint c_learner_step(Learners* L, i64 count, Work* work) noexcept nogil:
                 n = c_legal_actions(st, params, work.occ_n, work.occ, work.acts, work.pool)
         mark_mask(L.masks + b * NUM_ACTIONS, L.marks + b * MASK_MARKS, work.acts, n)
         acting = who >= 0 and L.bots[who] < 0 and L.steps[b] < L.max_steps
-        if L.view != NULL and acting:
+        if L.view_marks != NULL:
+            mark_mask(
+                L.view + b * NUM_ACTIONS, L.view_marks + b * MASK_MARKS, work.acts,
+                n if acting else 0,
+            )
+        elif L.view != NULL and acting:
             for j in range(n):
                 L.view[b * NUM_ACTIONS + work.acts[j]] = 1
-        if L.obs != NULL:
+        if L.obs_marks != NULL:
+            observe_over(
+                st, params, who if acting else L.seat, L.obs + b * OBS_SIZE,
+                L.obs_marks + b * OBS_MARKS,
+            )
+        elif L.obs != NULL:
             observe_over(st, params, who if acting else L.seat, seen, seen_marks)
             memcpy(L.obs + b * OBS_SIZE, seen, OBS_SIZE * sizeof(float))
         L.gained[b] = gained
