@@ -187,9 +187,6 @@ class _Views:
     since a step rewrites only what it changed: a caller's own writes into them would
     otherwise show in a later step's observation."""
 
-    # References to a free array: the LearnerView's, and getrefcount's argument.
-    _FREE = 2
-
     def __init__(self, size: int) -> None:
         self.size = size
         self._kept: list[B.LearnerView] = []
@@ -216,9 +213,23 @@ class _Views:
         if not hasattr(sys, "getrefcount"):
             return False  # no reference counts to go by (not CPython): always new arrays
         return (
-            sys.getrefcount(view.observation) == self._FREE
-            and sys.getrefcount(view.action_mask) == self._FREE
+            sys.getrefcount(view.observation) == _FREE_REFS
+            and sys.getrefcount(view.action_mask) == _FREE_REFS
         )
+
+
+def _refs_of_a_free_array() -> int:
+    """What ``sys.getrefcount`` says of an array that only a LearnerView holds, asked as
+    :meth:`_Views._free` asks it (the LearnerView's reference, plus the argument's where
+    the interpreter takes one: newer ones may borrow it), so that one more means that
+    someone else holds it."""
+    if not hasattr(sys, "getrefcount"):
+        return -1
+    probe = B.LearnerView.empty(1)
+    return sys.getrefcount(probe.observation)
+
+
+_FREE_REFS = _refs_of_a_free_array()
 
 
 class Games:
