@@ -123,6 +123,24 @@ def test_learner_step_gives_the_same_with_two_threads(reuse: bool) -> None:
     _run("ludii", (None, "random", "random", "random"), size=600, threads=2, rounds=40, reuse=reuse)
 
 
+_Games = tuple[
+    B.Batch,
+    npt.NDArray[np.int32],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int16],
+    npt.NDArray[np.int8],
+]
+
+
+def _three_games(mode: int) -> _Games:
+    """Three new ``classic`` games, a copy of their rows, their step counts, marks that
+    know nothing, and ``mode`` for each."""
+    batch = B.init(get_ruleset("classic"), 3, seed=1)
+    marks = np.full((3, B.MARKS), -1, dtype=np.int16)
+    modes = np.full(3, mode, dtype=np.int8)
+    return batch, batch.rows.copy(), np.zeros(3, dtype=np.int64), marks, modes
+
+
 @pytest.mark.parametrize(
     ("which", "offset"),
     [("observation", -1), ("observation", B.OBS_SIZE), ("mask", -2), ("mask", NUM_ACTIONS)],
@@ -132,12 +150,7 @@ def test_learner_step_refuses_marks_outside_their_rows_before_any_change(
 ) -> None:
     """The marks are written through: a mark outside its row would write outside the
     array, so it is refused before any game changes."""
-    ruleset = get_ruleset("classic")
-    batch = B.init(ruleset, 3, seed=1)
-    before = batch.rows.copy()
-    steps = np.zeros(3, dtype=np.int64)
-    marks = np.full((3, B.MARKS), -1, dtype=np.int16)
-    modes = np.full(3, B.KEEP, dtype=np.int8)
+    batch, before, steps, marks, modes = _three_games(B.KEEP)
     actions = np.zeros(3, dtype=np.int32)
     into = B.LearnerView.empty(3)
     row = into.observation_marks if which == "observation" else into.mask_marks
@@ -151,23 +164,16 @@ def test_learner_step_refuses_marks_outside_their_rows_before_any_change(
 
 
 def test_learner_step_refuses_a_view_of_another_size() -> None:
-    batch = B.init(get_ruleset("classic"), 3, seed=1)
-    marks = np.full((3, B.MARKS), -1, dtype=np.int16)
+    batch, _, steps, marks, modes = _three_games(B.KEEP)
     with pytest.raises(ValueError, match="holds 4 games, not 3"):
         learner_step(
-            batch, (None,) * 4, np.zeros(3, dtype=np.int64), 50, 0,
-            np.full(3, B.KEEP, dtype=np.int8), np.zeros(3, dtype=np.int32), 0, marks,
+            batch, (None,) * 4, steps, 50, 0, modes, np.zeros(3, dtype=np.int32), 0, marks,
             observe=True, into=B.LearnerView.empty(4),
         )  # fmt: skip
 
 
 def test_learner_step_refuses_an_illegal_action_before_any_change() -> None:
-    ruleset = get_ruleset("classic")
-    batch = B.init(ruleset, 3, seed=1)
-    before = batch.rows.copy()
-    steps = np.zeros(3, dtype=np.int64)
-    marks = np.full((3, B.MARKS), -1, dtype=np.int16)
-    modes = np.full(3, B.ACT, dtype=np.int8)
+    batch, before, steps, marks, modes = _three_games(B.ACT)
     actions = batch.legal_action_mask.argmax(axis=1).astype(np.int32)
     actions[1] = int(np.flatnonzero(~batch.legal_action_mask[1])[-1])
     assert actions[1] < NUM_ACTIONS
