@@ -210,7 +210,7 @@ class _Views:
         view.action_mask.flags.writeable = False
 
     def _free(self, view: B.LearnerView) -> bool:
-        if not hasattr(sys, "getrefcount"):
+        if _FREE_REFS < 0:
             return False  # no reference counts to go by (not CPython): always new arrays
         return (
             sys.getrefcount(view.observation) == _FREE_REFS
@@ -222,7 +222,7 @@ def _refs_of_a_free_array() -> int:
     """What ``sys.getrefcount`` says of an array that only a LearnerView holds, asked as
     :meth:`_Views._free` asks it (the LearnerView's reference, plus the argument's where
     the interpreter takes one: newer ones may borrow it), so that one more means that
-    someone else holds it."""
+    someone else holds it; -1 where the interpreter keeps no reference counts."""
     if not hasattr(sys, "getrefcount"):
         return -1
     probe = B.LearnerView.empty(1)

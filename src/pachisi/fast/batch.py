@@ -26,7 +26,7 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -472,9 +472,8 @@ def learner_step(
                 batch.rows[g], params, p, weights, hit, bots, batch.rngs[g],
                 batch.choice_rngs[g], scratch, masks[g], marks[g], batch.current_player[g],
                 batch.rewards[g], steps[g], max_steps, seat, modes[g], actions[g], start, seed,
-                first, None if obs is None else obs[g],
-                None if obs_marks is None else obs_marks[g], None if view is None else view[g],
-                None if view_marks is None else view_marks[g], gained[g],
+                first, _part(obs, g), _part(obs_marks, g), _part(view, g),
+                _part(view_marks, g), gained[g],
             ))  # fmt: skip
 
         _spread(batch, part)
@@ -482,6 +481,14 @@ def learner_step(
     if overflow:
         _check_overflow(batch)
     return gained, obs, view
+
+
+_Item = TypeVar("_Item", bound=np.generic[Any])
+
+
+def _part(array: npt.NDArray[_Item] | None, games: slice) -> npt.NDArray[_Item] | None:
+    """The rows ``games`` of an optional array (a thread's part of it)."""
+    return None if array is None else array[games]
 
 
 @dataclass(frozen=True)
