@@ -26,7 +26,7 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -483,7 +483,7 @@ def learner_step(
     return gained, obs, view
 
 
-_Item = TypeVar("_Item", bound=np.generic[Any])
+_Item = TypeVar("_Item", bound=np.generic)
 
 
 def _part(array: npt.NDArray[_Item] | None, games: slice) -> npt.NDArray[_Item] | None:
