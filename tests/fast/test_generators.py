@@ -26,10 +26,23 @@ def test_a_game_s_generators_seeded_from_their_texts_are_python_s() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.text(max_size=300), min_size=1, max_size=4))
+@given(st.lists(st.text(max_size=300), min_size=1, max_size=9))
 def test_any_text_seeds_what_random_seeds(texts: list[str]) -> None:
     for state, text in zip(text_seeded(texts), texts, strict=True):
         assert np.array_equal(state, mt_state(random.Random(text)))
+
+
+def test_keys_longer_than_the_state_are_seeded_one_at_a_time_among_short_ones() -> None:
+    # Generators are seeded four at a time while every key of the four fits in the
+    # state's 624 words, so that the lanes keep step; a longer key (k = its length in
+    # init_by_array) is seeded alone, wherever it falls among the others.
+    long_text = "x" * 2_600  # 650 words of text and 16 of its hash
+    for at in range(6):
+        texts = [f"game {i}" for i in range(10)]
+        texts.insert(at, long_text)
+        states = text_seeded(texts)
+        for state, text in zip(states, texts, strict=True):
+            assert np.array_equal(state, mt_state(random.Random(text)))
 
 
 def test_no_texts_no_states() -> None:

@@ -39,22 +39,23 @@ def text_seeded(texts: Sequence[str]) -> MT:
 
     ``random.seed`` turns a text into the number ``int.from_bytes(t + sha512(t))`` (``t``
     its UTF-8 bytes) and seeds MT19937's ``init_by_array`` with that number's 32-bit
-    words, least significant first; the kernel does the seeding.
+    words, least significant first; the kernel does the seeding. Those words are the
+    bytes reversed (little-endian), without the zero bytes a big-endian number's leading
+    zeros leave at the end, padded to whole words: one bytes operation each instead of
+    two conversions through a Python integer.
     """
     from pachisi.fast.native import core
 
     keys = []
     for text in texts:
         raw = text.encode()
-        number = int.from_bytes(raw + sha512(raw).digest())
-        keys.append(number.to_bytes(4 * max(1, -(-number.bit_length() // 32)), "little"))
-    width = max((len(k) for k in keys), default=4) // 4
-    words = np.zeros((len(keys), width), dtype=np.uint32)
-    for g, key in enumerate(keys):
-        words[g, : len(key) // 4] = np.frombuffer(key, dtype="<u4")
-    lengths = np.array([len(k) // 4 for k in keys], dtype=np.int64)
+        # A number of zero still has one word (init_by_array([0])).
+        keys.append((raw + sha512(raw).digest())[::-1].rstrip(b"\0") or b"\0")
+    width = max((-(-len(k) // 4) for k in keys), default=1)
+    words = np.frombuffer(b"".join(k.ljust(4 * width, b"\0") for k in keys), dtype="<u4")
+    lengths = np.array([-(-len(k) // 4) for k in keys], dtype=np.int64)
     states = np.empty((len(keys), MT_SIZE), dtype=np.uint32)
-    core.seed_generators_by_keys(states, words, lengths)
+    core.seed_generators_by_keys(states, words.reshape(len(keys), width), lengths)
     return states
 
 

@@ -339,11 +339,34 @@ def seed_generators_by_keys(u32[:, ::1] mts, const u32[:, ::1] keys, const i64[:
     cdef i64 count = mts.shape[0]
     _check(mts.shape[1] == MT_SIZE, "a generator has MT_SIZE words")
     _check(keys.shape[0] == count and lengths.shape[0] == count, "one key per generator")
+    cdef u32 base[MT_SIZE]
+    cdef u32* lane_mts[SEED_LANES]
+    cdef u32* lane_keys[SEED_LANES]
+    cdef i64 lane_ns[SEED_LANES]
+    cdef i64 g, lane
     for g in range(count):
         _check(1 <= lengths[g] <= keys.shape[1], "a key has 1..its row's words")
+    g = 0
     with nogil:
-        for g in range(count):
-            seed_mt_by_key(&mts[g, 0], <u32*>&keys[g, 0], lengths[g])
+        seed_mt(base, 19650218)
+        # SEED_LANES generators at a time while their keys are short enough for the
+        # lanes to keep step (seed_mt_by_keys); the rest one at a time.
+        while g + SEED_LANES <= count:
+            for lane in range(SEED_LANES):
+                if lengths[g + lane] > MT_N:
+                    break
+                lane_mts[lane] = &mts[g + lane, 0]
+                lane_keys[lane] = <u32*>&keys[g + lane, 0]
+                lane_ns[lane] = lengths[g + lane]
+            else:
+                seed_mt_by_keys(lane_mts, lane_keys, lane_ns, base)
+                g += SEED_LANES
+                continue
+            seed_mt_by_key(&mts[g, 0], <u32*>&keys[g, 0], lengths[g], base)
+            g += 1
+        while g < count:
+            seed_mt_by_key(&mts[g, 0], <u32*>&keys[g, 0], lengths[g], base)
+            g += 1
 
 
 def advance_batch(

@@ -103,11 +103,13 @@ cdef void seed_mt(u32* mt, i64 seed) noexcept nogil:
 
 
 
-cdef void seed_mt_by_key(u32* mt, u32* key, i64 n) noexcept nogil:
+cdef void seed_mt_by_key(u32* mt, u32* key, i64 n, u32* base) noexcept nogil:
     """Seed a state with MT19937's ``init_by_array`` from the ``n`` 32-bit words of
     ``key`` (n >= 1), as CPython's ``random.seed`` does with a number's words (least
-    significant first): a string seed is a number there (pachisi.fast.generators)."""
-    seed_mt(mt, 19650218)
+    significant first): a string seed is a number there (pachisi.fast.generators).
+    ``base`` is ``seed_mt(base, 19650218)``, where ``init_by_array`` starts from: the
+    same for every key, so a caller seeding many works it out once."""
+    memcpy(mt, base, MT_N * sizeof(u32))
     cdef i64 i = 1
     cdef i64 j = 0
     cdef i64 k = MT_N if MT_N > n else n
@@ -121,7 +123,12 @@ cdef void seed_mt_by_key(u32* mt, u32* key, i64 n) noexcept nogil:
         if j >= n:
             j = 0
         k -= 1
-    k = MT_N - 1
+    _finish_by_key(mt, i)
+
+
+cdef inline void _finish_by_key(u32* mt, i64 i) noexcept nogil:
+    """``init_by_array``'s second loop, from index ``i``, and its last words."""
+    cdef i64 k = MT_N - 1
     while k > 0:
         mt[i] = <u32>((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - <u32>i)
         i += 1
@@ -131,3 +138,62 @@ cdef void seed_mt_by_key(u32* mt, u32* key, i64 n) noexcept nogil:
         k -= 1
     mt[0] = 0x80000000U
     mt[MT_N] = MT_N
+
+
+cdef enum:
+    SEED_LANES = 4
+
+
+cdef void seed_mt_by_keys(u32** mts, u32** keys, i64* ns, u32* base) noexcept nogil:
+    """:func:`seed_mt_by_key` for SEED_LANES states at once, every key at most MT_N
+    words long. Each word of the seeding waits on the one before it (a multiply and a
+    few shifts), so one state at a time leaves the processor idle most of the time; the
+    lanes' chains are independent and run side by side. With keys this short every lane
+    takes the same MT_N steps, only its key's index differs."""
+    # The lanes' pointers and counters are copied to arrays of this function's own, which
+    # nothing else can point into: the states' words are written through pointers, and
+    # the build lets any such write alias anything reachable (-fno-strict-aliasing), so
+    # the caller's arrays would be read again after every word.
+    cdef u32* mt[SEED_LANES]
+    cdef u32* key[SEED_LANES]
+    cdef i64 n[SEED_LANES]
+    cdef u32 prev[SEED_LANES]
+    cdef i64 j[SEED_LANES]
+    cdef i64 i = 1
+    cdef int lane
+    for lane in range(SEED_LANES):
+        mt[lane] = mts[lane]
+        key[lane] = keys[lane]
+        n[lane] = ns[lane]
+        memcpy(mt[lane], base, MT_N * sizeof(u32))
+        prev[lane] = base[0]
+        j[lane] = 0
+    for _ in range(MT_N):
+        for lane in range(SEED_LANES):
+            prev[lane] = <u32>(
+                (mt[lane][i] ^ ((prev[lane] ^ (prev[lane] >> 30)) * 1664525U))
+                + key[lane][j[lane]] + <u32>j[lane]
+            )
+            mt[lane][i] = prev[lane]
+            j[lane] += 1
+            if j[lane] >= n[lane]:
+                j[lane] = 0
+        i += 1
+        if i >= MT_N:
+            for lane in range(SEED_LANES):
+                mt[lane][0] = prev[lane]
+            i = 1
+    for _ in range(MT_N - 1):
+        for lane in range(SEED_LANES):
+            prev[lane] = <u32>(
+                (mt[lane][i] ^ ((prev[lane] ^ (prev[lane] >> 30)) * 1566083941U)) - <u32>i
+            )
+            mt[lane][i] = prev[lane]
+        i += 1
+        if i >= MT_N:
+            for lane in range(SEED_LANES):
+                mt[lane][0] = prev[lane]
+            i = 1
+    for lane in range(SEED_LANES):
+        mt[lane][0] = 0x80000000U
+        mt[lane][MT_N] = MT_N
