@@ -736,3 +736,24 @@ def test_describe_shows_changed_values() -> None:
     assert rows["last_square_exit"]["value"] == "none"
     rows = {row["key"]: row for row in describe(NAMED["ludii"])}
     assert rows["last_square_exit"]["value"] == "ludii"
+
+
+def test_rulesets_are_equal_exactly_when_every_switch_is_equal() -> None:
+    # Ruleset keeps its fields' tuple and hash for the compiled engine's caches, and
+    # compares through them: the answer must stay the dataclass's, field by field.
+    from tests.rules.random_rulesets import random_rulesets
+
+    rulesets = [*NAMED.values(), *random_rulesets(23, 40)]
+    for a in rulesets:
+        again = parse_ruleset(str(a))
+        assert again is not a and again == a and hash(again) == hash(a)
+        assert (again != a) is False
+        for b in rulesets:
+            fields_equal = all(
+                getattr(a, f.name) == getattr(b, f.name) for f in dataclasses.fields(Ruleset)
+            )
+            assert (a == b) is fields_equal
+            assert (a != b) is not fields_equal
+    changed = dataclasses.replace(NAMED["classic"], stack_immune=True)
+    assert changed != NAMED["classic"]
+    assert NAMED["classic"] != "classic" and NAMED["classic"] != object()

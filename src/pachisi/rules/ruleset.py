@@ -116,17 +116,34 @@ class Ruleset:
     def __hash__(self) -> int:
         return self._hash
 
+    def __eq__(self, other: object) -> bool:
+        # Rulesets key the compiled engine's caches, which every batch and environment
+        # step asks, and an equal ruleset read again from its string is another object:
+        # the dataclass's comparison built and compared two tuples of every field each
+        # time (a few microseconds). The fields' tuple and hash are kept, so unequal
+        # rulesets mostly differ at the hash, and equal ones compare their kept tuples.
+        if self is other:
+            return True
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Ruleset)
+        return self._hash == other._hash and self._values == other._values
+
+    @functools.cached_property
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, f.name) for f in dataclasses.fields(self))
+
     @functools.cached_property
     def _hash(self) -> int:
-        # The hash of the fields, as the dataclass would compute it, once: rulesets key the
-        # compiled engine's caches, which every batch and environment step asks.
-        return hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+        # The hash of the fields, as the dataclass would compute it, once.
+        return hash(self._values)
 
     def __getstate__(self) -> dict[str, object]:
         # A string's hash differs from process to process: a pickled ruleset (sent to a
         # worker) must not carry the hash it had here.
         state = dict(self.__dict__)
         state.pop("_hash", None)
+        state.pop("_values", None)
         return state
 
     @functools.cached_property
