@@ -140,7 +140,8 @@ class Ruleset:
 
     def __getstate__(self) -> dict[str, object]:
         # A string's hash differs from process to process: a pickled ruleset (sent to a
-        # worker) must not carry the hash it had here.
+        # worker) must not carry the hash it had here, nor the kept tuple of its fields,
+        # which would send every field twice.
         state = dict(self.__dict__)
         state.pop("_hash", None)
         state.pop("_values", None)
