@@ -351,22 +351,25 @@ def seed_generators_by_keys(u32[:, ::1] mts, const u32[:, ::1] keys, const i64[:
         seed_mt(base, 19650218)
         # SEED_LANES generators at a time while their keys are short enough for the
         # lanes to keep step (seed_mt_by_keys); the rest one at a time.
-        while g + SEED_LANES <= count:
-            for lane in range(SEED_LANES):
-                if lengths[g + lane] > MT_N:
-                    break
-                lane_mts[lane] = &mts[g + lane, 0]
-                lane_keys[lane] = <u32*>&keys[g + lane, 0]
-                lane_ns[lane] = lengths[g + lane]
-            else:
+        while g < count:
+            if g + SEED_LANES <= count and _short_keys(&lengths[g]):
+                for lane in range(SEED_LANES):
+                    lane_mts[lane] = &mts[g + lane, 0]
+                    lane_keys[lane] = <u32*>&keys[g + lane, 0]
+                    lane_ns[lane] = lengths[g + lane]
                 seed_mt_by_keys(lane_mts, lane_keys, lane_ns, base)
                 g += SEED_LANES
-                continue
-            seed_mt_by_key(&mts[g, 0], <u32*>&keys[g, 0], lengths[g], base)
-            g += 1
-        while g < count:
-            seed_mt_by_key(&mts[g, 0], <u32*>&keys[g, 0], lengths[g], base)
-            g += 1
+            else:
+                seed_mt_by_key(&mts[g, 0], <u32*>&keys[g, 0], lengths[g], base)
+                g += 1
+
+
+cdef inline bint _short_keys(const i64* lengths) noexcept nogil:
+    """Whether SEED_LANES keys from ``lengths`` on are each at most MT_N words long."""
+    for lane in range(SEED_LANES):
+        if lengths[lane] > MT_N:
+            return False
+    return True
 
 
 def advance_batch(

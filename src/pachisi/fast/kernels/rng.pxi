@@ -123,12 +123,7 @@ cdef void seed_mt_by_key(u32* mt, u32* key, i64 n, u32* base) noexcept nogil:
         if j >= n:
             j = 0
         k -= 1
-    _finish_by_key(mt, i)
-
-
-cdef inline void _finish_by_key(u32* mt, i64 i) noexcept nogil:
-    """``init_by_array``'s second loop, from index ``i``, and its last words."""
-    cdef i64 k = MT_N - 1
+    k = MT_N - 1
     while k > 0:
         mt[i] = <u32>((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - <u32>i)
         i += 1
