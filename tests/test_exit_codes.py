@@ -380,6 +380,22 @@ def test_ctrl_c_is_130(
         assert err.strip() == "pachisi: interrupted"
 
 
+def test_ctrl_c_while_a_command_loads_a_class_is_130(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    record: Path,
+) -> None:
+    """Python 3.11 wraps a Ctrl-C that lands in a class's ``__set_name__`` call (a dataclass
+    field's, as a command's modules load) in a RuntimeError: still Ctrl-C, not a bug."""
+    wrapped = RuntimeError("Error calling __set_name__ on 'Field' instance 'x' in 'Holder'")
+    wrapped.__cause__ = KeyboardInterrupt()
+    break_command(monkeypatch, "rules", wrapped)
+    code, _, err = run(capsys, monkeypatch, good_argv("rules", tmp_path, record))
+    assert code == 130
+    assert err.strip() == "pachisi: interrupted"
+
+
 def test_main_lets_no_exception_escape_even_while_reporting(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

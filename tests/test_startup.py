@@ -238,6 +238,37 @@ def test_ctrl_c_just_before_the_command_s_handler_is_130(
     assert capsys.readouterr() == ("", "\npachisi: interrupted\n")
 
 
+def _wrapped_ctrl_c() -> RuntimeError:
+    """What Python 3.11 raises for a Ctrl-C that lands in a ``__set_name__`` call while a
+    class is being made (a dataclass field's, as a module loads)."""
+    error = RuntimeError("Error calling __set_name__ on 'Field' instance 'x' in 'Holder'")
+    error.__cause__ = KeyboardInterrupt()
+    return error
+
+
+def test_ctrl_c_while_a_class_is_made_is_130_too(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def loading() -> int:
+        raise _wrapped_ctrl_c()
+
+    monkeypatch.setattr(cli, "main", loading)
+    monkeypatch.setattr(entry, "_quiet_exit", lambda: None)  # keep this process's Ctrl-C
+    assert entry.main() == 130
+    assert capsys.readouterr() == ("", "\npachisi: interrupted\n")
+
+
+def test_another_runtime_error_while_the_command_loads_is_not_taken_for_ctrl_c(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def loading() -> int:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(cli, "main", loading)
+    with pytest.raises(RuntimeError, match="a bug"):
+        entry.main()
+
+
 def test_a_second_ctrl_c_while_the_first_is_reported_is_still_130(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

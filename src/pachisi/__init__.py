@@ -57,6 +57,15 @@ _HOMES = {
 """The module each name of :data:`__all__` comes from."""
 
 
+def interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C: its ``KeyboardInterrupt``, or the ``RuntimeError`` that
+    Python 3.11 puts around one raised while a class is being made (in a ``__set_name__``
+    call, such as a dataclass field's), which a Ctrl-C while a module loads can hit."""
+    return isinstance(exc, KeyboardInterrupt) or (
+        isinstance(exc, RuntimeError) and isinstance(exc.__cause__, KeyboardInterrupt)
+    )
+
+
 def __getattr__(name: str) -> object:
     """One of the package's names, imported from its module on first use."""
     home = _HOMES.get(name)

@@ -11,6 +11,8 @@ the package's code runs.
 
 import sys
 
+from pachisi import interrupted
+
 EXIT_INTERRUPTED = 130
 """``pachisi.cli.EXIT_INTERRUPTED``, repeated: it is needed when that module did not load."""
 
@@ -23,9 +25,11 @@ def main() -> int:
             from pachisi.cli import main as run
 
             code = run()
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, RuntimeError) as exc:
             # While the modules loaded, or in the instant before run() set its handler:
             # the same words as pachisi.cli's. Nothing was played, so nothing is saved.
+            if not interrupted(exc):
+                raise
             _complain("\npachisi: interrupted")
         _quiet_exit()
     except KeyboardInterrupt:

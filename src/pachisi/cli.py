@@ -42,6 +42,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any, Final, NoReturn
 
+from pachisi import interrupted
 from pachisi.ai.bots import Bot, UnknownBotError
 from pachisi.ai.evaluation import sides
 from pachisi.ai.games import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
@@ -180,6 +181,9 @@ def _run(argv: list[str] | None) -> int:
         _complain("\npachisi: interrupted")
         return EXIT_INTERRUPTED
     except Exception as exc:
+        if interrupted(exc):  # a Ctrl-C while a command loaded its modules
+            _complain("\npachisi: interrupted")
+            return EXIT_INTERRUPTED
         if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):
             with contextlib.suppress(OSError, ValueError):
                 traceback.print_exc(file=sys.stderr)
