@@ -27,12 +27,15 @@ _UNDIMMED_JS = """() => [...document.querySelectorAll('#actions button.action:no
   .map((b) => b.textContent)"""
 
 
-def _open_game(context: Any, server: Server, ruleset: str = "classic") -> Any:
+def _open_game(context: Any, server: Server, ruleset: str = "classic", humans: int = 1) -> Any:
+    """A game of ``ruleset`` whose first ``humans`` seats this page holds (one link for
+    them all), the rest random computers."""
     game = server.create_game(
-        [{"kind": "human"}] + [{"kind": "computer", "player": "random"}] * 3, ruleset=ruleset
+        [{"kind": "human"}] * humans + [{"kind": "computer", "player": "random"}] * (4 - humans),
+        ruleset=ruleset,
     )
     page = context.new_page()
-    page.goto(server.url + game["links"][0]["url"])
+    page.goto(server.url + (game["hotseat_url"] if humans > 1 else game["links"][0]["url"]))
     page.wait_for_selector("#board .piece")
     return page
 
@@ -71,7 +74,9 @@ def _has_board_move(actions: list[str]) -> bool:
 
 
 def test_a_man_is_chosen_and_moved_on_the_board(context: Any, server: Server) -> None:
-    page = _open_game(context, server)
+    # The page holds the next seat too (R-ORDER: the turn passes to seat 1), so that no
+    # computer's move follows ours before the board is looked at: the mark is our move's.
+    page = _open_game(context, server, humans=2)
     _play_until(page, _has_board_move, _enter_or_wait)
     # Nothing is lit before a man is chosen; the men that can move are marked.
     assert page.locator("#board .square.target").count() == 0
@@ -97,14 +102,18 @@ def test_a_man_is_chosen_and_moved_on_the_board(context: Any, server: Server) ->
     # Chosen again, a click on a lit destination plays the move there.
     man.click()
     count = len(moves(page))
-    target = page.locator("#board .square.target, #board .charkoni-part.target").first
-    click_centre(target)
+    target = page.locator("#board .square.target" if lit else "#board .charkoni-part.target")
+    destination = target.first.get_attribute("aria-label")
+    click_centre(target.first)
     wait_for_moves(page, count + 1)
     played = moves(page)[count]
     assert played.startswith("0"), played
-    # The move is marked where it went (a square, unless it went home).
+    # The move is marked where it went (a square: a move home marks only where it left).
+    marked = page.locator("#board .square.last-to")
     if lit:
-        assert page.locator("#board .square.last-to").count() >= 1
+        assert [marked.nth(i).get_attribute("aria-label") for i in range(marked.count())] == [
+            destination
+        ]
     # A page opened in the middle of the game marks the last move too, from the history.
     offer(page)
     page.reload()
