@@ -24,7 +24,8 @@ import pachisi.review
 import pachisi.tournament as tournament
 from pachisi import cli
 from pachisi import play as play_module
-from pachisi.cli import EXIT_CODES, main
+from pachisi.cli import EXIT_CODES, entry, games, main, queries
+from pachisi.cli.parser import _integer
 from pachisi.game import Game
 from pachisi.notation import record_from_game, write_position, write_record
 from pachisi.rules import engine
@@ -300,10 +301,10 @@ def test_numbers_within_bounds_are_taken(
     assert '"games": 2' in out and f'"seed": {seed}' in out
     code, _, err = run(capsys, monkeypatch, ["simulate", "--games", "0", "--seed", str(2**64)])
     assert code == 2 and f"is not from 0 to {seed}" in err
-    games = cli._integer(0, cli.MAX_GAMES)
-    assert games(str(cli.MAX_GAMES)) == cli.MAX_GAMES
+    count = _integer(0, cli.MAX_GAMES)
+    assert count(str(cli.MAX_GAMES)) == cli.MAX_GAMES
     with pytest.raises(Exception, match="is not from 0 to"):
-        games(str(cli.MAX_GAMES + 1))
+        count(str(cli.MAX_GAMES + 1))
 
 
 # --------------------------------------------------------------------------- 1 and 130
@@ -316,12 +317,12 @@ def break_command(monkeypatch: pytest.MonkeyPatch, command: str, exc: BaseExcept
         raise exc
 
     target: dict[str, tuple[Any, str]] = {
-        "rules": (cli, "describe"),
-        "moves": (cli, "read_position"),
-        "hint": (cli, "hint"),
-        "simulate": (cli, "simulate"),
+        "rules": (queries, "describe"),
+        "moves": (queries, "read_position"),
+        "hint": (queries, "hint"),
+        "simulate": (games, "simulate"),
         "tournament": (tournament, "run_games"),
-        "replay": (cli, "read_game_file"),
+        "replay": (games, "read_game_file"),
         "review": (pachisi.review, "review"),
         "play": (play_module, "describe_played"),
     }
@@ -404,7 +405,7 @@ def test_main_lets_no_exception_escape_even_while_reporting(
     def interrupted(text: str) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "_complain", interrupted)
+    monkeypatch.setattr(entry, "complain", interrupted)
     assert main(["rules", "nonsense"]) == 130
 
 

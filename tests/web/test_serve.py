@@ -101,7 +101,7 @@ def test_bad_operator_flags_are_one_clear_error(
 
 
 def test_the_operator_flags_make_the_settings() -> None:
-    from pachisi.cli import _parser as build_parser
+    from pachisi.cli.parser import build_parser
     from pachisi.web.options import settings_from
     from pachisi.web.settings import Settings, parse_networks
 
