@@ -2,7 +2,7 @@
 
 Where the parts of a split throw cannot change each other's legality, the compiled engine
 lists the parts that lead to a full split from sums of allowed parts
-(``split_parts_by_sums`` in ``kernels/legal.pxi``) instead of playing every part out
+(``split_parts_by_sums`` in ``kernels/splits.pxi``) instead of playing every part out
 (``split_parts_by_search``), both reached through ``pachisi.fast._core.split_parts``.
 Here both answer for every split question of seeded random games, in rulesets that stress
 what the shortcut must get right: kill credits needed for the part home

@@ -21,7 +21,7 @@ include "../_constants.pxi"
 cdef enum:
     # The length of a split-search level's metadata row: the occupancy counts, the event
     # counts of its moves (evn: count, captures, and a capacity of 0: events off) and the
-    # search's own bookkeeping (legal.pxi).
+    # search's own bookkeeping (splits.pxi).
     META_SIZE = OCC_N_SIZE + 8
     # An actions buffer's length: more than any legal list (pachisi.fast.codes).
     MAX_LIST = 4096
@@ -31,7 +31,7 @@ cdef enum:
     # The greedy player's event buffer (rows) for one trial move.
     TRIAL_EVENTS = 64
 
-# The split search's scratch, one level per search depth (legal.pxi, new_pool).
+# The split search's scratch, one level per search depth (splits.pxi, new_pool).
 cdef struct Pool:
     i32 rows[SPLIT_DEPTH][STATE_SIZE]
     i32 meta[SPLIT_DEPTH][META_SIZE]
