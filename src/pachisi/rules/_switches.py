@@ -1,7 +1,8 @@
 """The switches of a ruleset that the rules core's own helpers read.
 
-:mod:`pachisi.rules.ruleset` asks :mod:`pachisi.rules._bounds`, :mod:`pachisi.rules._entry`
-and :mod:`pachisi.rules._playable` whether a ruleset can be played before it accepts it, so
+Before :mod:`pachisi.rules.ruleset` accepts a ruleset, its checks
+(:mod:`pachisi.rules.ruleset_checks`) ask :mod:`pachisi.rules._bounds`,
+:mod:`pachisi.rules._entry` and :mod:`pachisi.rules._playable` whether it can be played, so
 those helpers must not import the ruleset module back. They read a ruleset through
 :class:`Switches` instead, which :class:`pachisi.rules.ruleset.Ruleset` satisfies as it is:
 the helpers sit below the ruleset, and the import graph has no cycle.
