@@ -335,6 +335,25 @@ def test_v_pyada_pending_pyadas_follow_the_throw() -> None:
     refused(make(rules, all_out, Stage.PYADA, throw_k=3, pyadas=1), "pyadas")
 
 
+@pytest.mark.parametrize("k", [-1, 7, 9])
+def test_v_split_throw_mid_split_a_pending_throw_out_of_range_is_named(k: int) -> None:
+    """A split in stage a is judged against the pending throw: a k that no throw of six
+    cowries shows is refused as such (it once raised IndexError, not InvalidStateError)."""
+    pos = seats((5, 0, 0, 0), (6, 0, 0, 0), (5, 0, 0, 0), (5, 3, 0, 0))
+    state = make(
+        "classic+split_throw=split",
+        pos,
+        Stage.ACT,
+        throw_k=k,
+        split_left=1,
+        split_value=3,
+        split_used=2,
+        seat=3,
+    )
+    refused(state, "k", "k=0..6")
+    check_state(state._replace(throw_k=3))  # the position as a game reached it
+
+
 def test_v_pyada_pyadas_need_the_switch_even_mid_split() -> None:
     """Mid-split the mover may have changed, so the pyada count is not derived: the switch
     still has to be on (a split part of seat 2, whose partner 0 finished, under partner

@@ -134,6 +134,8 @@ def _check_split(s: State) -> None:
     if not 0 < s.split_left < s.split_value or s.split_value not in r.score_table:
         raise fail("split", "a split has played at least one part of a throw of this ruleset")
     if s.stage is Stage.ACT:
+        # The split is judged against the pending throw, so that throw must exist first.
+        _check_throw_k(s)
         if s.split_value != r.score_table[s.throw_k]:
             raise fail("split", "the throw being shared out is the pending throw")
         if s.pyadas and r.pyada_use == PyadaUse.ATTACHED:
@@ -238,11 +240,17 @@ def _check_spend_stage(s: State) -> None:
         raise fail("flags", "no piece was waiting when the throwing began, and none returns")
 
 
+def _check_throw_k(s: State) -> None:
+    """C.10a: stages a and p hold the pending throw, a number of cowries mouth up."""
+    cowries = s.ruleset.cowries
+    if not 0 <= s.throw_k <= cowries:
+        raise fail("k", f"stages a and p need the pending throw: k=0..{cowries}")
+
+
 def _check_pending_throw(s: State) -> None:
     """C.10a: a throw being used (stage a) or its pyada step (stage p)."""
     r = s.ruleset
-    if not 0 <= s.throw_k <= r.cowries:
-        raise fail("k", f"stages a and p need the pending throw: k=0..{r.cowries}")
+    _check_throw_k(s)
     if s.items:
         raise fail("items", "collected throws exist only with throw_usage=collect")
     v = r.score_table[s.throw_k]
