@@ -9,6 +9,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
+WAIT_MS = 45_000
+"""How long a helper waits for the page to offer something or to show a move. A move takes
+milliseconds, but CI's machine has stalled for seconds at a time (a closed tab reopened on
+PostgreSQL once waited out 20 s there); a longer wait costs nothing while the page is
+well, and pytest-timeout (120 s) still ends a test that is stuck."""
+
 # What the page offers now: 'over', 'throw' (the throw button is live), 'act' (a choice is
 # live), or false while the page waits for the other seats.
 _OFFER_JS = """() => {
@@ -49,7 +55,7 @@ def connection_state(page: Any) -> str:
     return state
 
 
-def offer(page: Any, timeout_ms: float = 20_000) -> str:
+def offer(page: Any, timeout_ms: float = WAIT_MS) -> str:
     """Wait until the page offers something to do (or says the game is over); which."""
     answer: str = page.wait_for_function(_OFFER_JS, timeout=timeout_ms).json_value()
     return answer
@@ -68,14 +74,14 @@ def click_centre(locator: Any) -> None:
     locator.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
-def wait_for_moves(page: Any, count: int, timeout_ms: float = 20_000) -> None:
+def wait_for_moves(page: Any, count: int, timeout_ms: float = WAIT_MS) -> None:
     """Wait until the page's move list holds at least ``count`` moves."""
     page.wait_for_function(
         f"() => document.querySelectorAll('#moves li').length >= {count}", timeout=timeout_ms
     )
 
 
-def play_once(page: Any, timeout_ms: float = 20_000) -> str:
+def play_once(page: Any, timeout_ms: float = WAIT_MS) -> str:
     """Do the one thing the page offers by clicking: throw, or take the first choice listed.
 
     Returns what was done ('throw' or 'act'), or 'over'. Waits for the page to have sent it,
