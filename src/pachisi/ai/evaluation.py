@@ -26,7 +26,7 @@ from typing import Final
 from pachisi.ai.bots import Weights, add_piece_worth, risk_map
 from pachisi.rules import engine
 from pachisi.rules.board import HOME, partner
-from pachisi.rules.choices import CastleMode, KillBeforeHome, Teams
+from pachisi.rules.choices import CastleMode, KillBeforeHome
 from pachisi.rules.state import DRAW, State
 
 __all__ = ["SCALE", "side_of", "sides", "strengths", "win_chance", "win_chances"]
@@ -50,8 +50,8 @@ def sides(state: State) -> int:
 
 
 def side_of(state: State, seat: int) -> int:
-    """The side index of ``seat``: its team (seat & 1), or the seat itself when alone."""
-    return seat if state.ruleset.teams == Teams.INDIVIDUAL else seat & 1
+    """The side index of ``seat``: its team, or the seat itself when alone (R-TEAMS)."""
+    return engine.side_of(state.ruleset, seat)
 
 
 def strengths(state: State) -> list[float]:

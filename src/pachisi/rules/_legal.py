@@ -13,8 +13,8 @@ from pachisi.rules._position import (
     mover,
     occupancy,
     passes_blockade,
+    side_of,
     stacking_allows,
-    team,
 )
 from pachisi.rules.actions import DECLINE, Action, ActionKind
 from pachisi.rules.board import (
@@ -197,8 +197,8 @@ def entry_target(state: State, occ: dict[int, list[int]], m: int, t: int) -> tup
         # A consuming entry is a placement, not a landing: it never captures (R-ENTRY-SQUARE1,
         # E.2 5b); on square 1 only the stacking limit applies.
         if r.stacking != Stacking.ALL:
-            my_team = team(r, m)
-            friends = sum(1 for g in occ.get(sq, ()) if team(r, g >> 2) == my_team)
+            my_team = side_of(r, m)
+            friends = sum(1 for g in occ.get(sq, ()) if side_of(r, g >> 2) == my_team)
             if not stacking_allows(r, friends + 1, sq):
                 return None
         return ()

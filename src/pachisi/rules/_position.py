@@ -64,7 +64,9 @@ def takes_turns(r: Ruleset, pos: Sequence[int], seat: int) -> bool:
     return any(p != HOME for p in pos[4 * seat : 4 * seat + 4])
 
 
-def team(r: Ruleset, seat: int) -> int:
+def side_of(r: Ruleset, seat: int) -> int:
+    """The side ``seat`` plays for (R-TEAMS): team 0 (seats 0 and 2) or team 1 (seats 1 and
+    3), or the seat itself under V-INDIVIDUAL; the side :func:`side_seats` takes."""
     return seat if r.teams == Teams.INDIVIDUAL else seat & 1
 
 
@@ -95,7 +97,7 @@ def blockade_at(r: Ruleset, occ: dict[int, list[int]], sq: int) -> bool:
         return False
     teams: dict[int, int] = {}
     for g in here:
-        t = team(r, g >> 2)
+        t = side_of(r, g >> 2)
         teams[t] = teams.get(t, 0) + 1
     return max(teams.values()) >= 2
 
@@ -137,8 +139,8 @@ def landing(
     V-STACK-IMMUNE and V-BLOCKADE.
     """
     here: list[int] = occ.get(sq) or []
-    my_team = team(r, seat)
-    enemies = [g for g in here if team(r, g >> 2) != my_team]
+    my_team = side_of(r, seat)
+    enemies = [g for g in here if side_of(r, g >> 2) != my_team]
     friends = len(here) - len(enemies)
     castle = IS_CASTLE[sq]
     if not stacking_allows(r, friends + n_moving, sq):
@@ -159,14 +161,14 @@ def landing(
         return None
     if r.capture_scope == CaptureScope.TOP_ONE:
         top = here[-1]
-        return (top,) if team(r, top >> 2) != my_team else ()
+        return (top,) if side_of(r, top >> 2) != my_team else ()
     return tuple(enemies)
 
 
 def enemy_blockade(r: Ruleset, enemies: list[int]) -> bool:
     counts: dict[int, int] = {}
     for g in enemies:
-        t = team(r, g >> 2)
+        t = side_of(r, g >> 2)
         counts[t] = counts.get(t, 0) + 1
     return max(counts.values()) >= 2
 
@@ -213,4 +215,4 @@ def ludii_capture(r: Ruleset, occ: dict[int, list[int]], seat: int, sq: int) -> 
     if not here:
         return ()
     top = here[-1]
-    return (top,) if team(r, top >> 2) != team(r, seat) else ()
+    return (top,) if side_of(r, top >> 2) != side_of(r, seat) else ()

@@ -18,7 +18,7 @@ Rule IDs in brackets:
 
 from __future__ import annotations
 
-from pachisi.rules._position import stacking_allows, team
+from pachisi.rules._position import side_of, stacking_allows
 from pachisi.rules.board import (
     HOME,
     IS_CASTLE,
@@ -28,6 +28,7 @@ from pachisi.rules.board import (
     NUM_SEATS,
     PRIVATE_SQUARES,
     SQUARE_OF,
+    partner,
     square_name,
 )
 from pachisi.rules.choices import CaptureScope, CastleMode, FinishedSeat, Teams
@@ -82,7 +83,7 @@ def check_pieces(s: State) -> None:
     for sq, here in squares.items():
         sides: dict[int, list[int]] = {}
         for g in here:
-            sides.setdefault(team(r, g >> 2), []).append(g)
+            sides.setdefault(side_of(r, g >> 2), []).append(g)
         if len(sides) > 1 and not _enemies_may_share(r, sq):
             a, b = (members[0] for members in list(sides.values())[:2])
             raise fail(
@@ -171,7 +172,7 @@ def _check_records(s: State) -> None:
         own = 0xF << (4 * a)
         if not rec.pieces or rec.pieces & ~own:
             raise fail("records", f"the capturing pieces must be seat {a}'s", i)
-        enemies = sum(1 << v for v in range(NUM_SEATS) if team(r, v) != team(r, a))
+        enemies = sum(1 << v for v in range(NUM_SEATS) if side_of(r, v) != side_of(r, a))
         if not rec.victims or rec.victims & ~enemies:
             raise fail("records", f"the victims must be seats of the other side than {a}", i)
         if not 0 <= rec.square < len(IS_CASTLE) or rec.square in _PRIVATE:
@@ -217,7 +218,7 @@ def _window_open(s: State, rec: CaptureRecord) -> bool:
     skips = not (r.ludii or r.finished_seat == FinishedSeat.THROW_FOR_PARTNER)
     turn_seats = [rec.capturer]
     if r.finished_seat == FinishedSeat.THROW_FOR_PARTNER and r.teams == Teams.PAIRS:
-        turn_seats.append((rec.capturer + 2) % NUM_SEATS)
+        turn_seats.append(partner(rec.capturer))
     for x in turn_seats:
         if passed == 0:
             if s.seat == x:

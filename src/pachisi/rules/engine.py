@@ -25,6 +25,7 @@ from pachisi.rules._position import (
     pools_credits,
     side_count,
     side_credits,
+    side_of,
     side_seats,
 )
 from pachisi.rules._throws import throw
@@ -73,6 +74,7 @@ __all__ = [
     "pools_credits",
     "side_count",
     "side_credits",
+    "side_of",
     "side_seats",
     "value_of",
 ]

@@ -26,8 +26,8 @@ from typing import Final
 from pachisi.ai.budget import Budget
 from pachisi.ai.games import play_game
 from pachisi.ai.players import make_player
+from pachisi.rules import engine
 from pachisi.rules.actions import Action
-from pachisi.rules.choices import Teams
 from pachisi.rules.ruleset import Ruleset, parse_ruleset
 from pachisi.rules.state import State
 from pachisi.tournament.schedule import GameSpec, choice_rng, player_name, throw_rng
@@ -98,13 +98,11 @@ def play(spec: GameSpec) -> GameResult:
     own choice generator; the throws come from the deal's generator.
     """
     ruleset = _ruleset(spec.ruleset)
-    individual = ruleset.teams == Teams.INDIVIDUAL
-    sides = range(4) if individual else range(2)
     players = {
         side: _OwnGenerator(spec.seats[side], choice_rng(spec.seed, spec.deal, spec.rotation, side))
-        for side in sides
+        for side in range(engine.side_count(ruleset))
     }
-    seated = [players[seat if individual else seat % 2] for seat in range(4)]
+    seated = [players[engine.side_of(ruleset, seat)] for seat in range(4)]
     stats = play_game(
         ruleset,
         throw_rng(spec.seed, spec.deal),

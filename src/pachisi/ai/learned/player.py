@@ -14,7 +14,6 @@ from pachisi.ai.learned.value import LearnedEvaluation
 from pachisi.ai.ranked import Ranked
 from pachisi.rules import engine
 from pachisi.rules.actions import Action
-from pachisi.rules.choices import Teams
 from pachisi.rules.state import State
 
 __all__ = ["LearnedPlayer"]
@@ -36,7 +35,7 @@ class LearnedPlayer:
         if not actions:
             raise ValueError("no action to choose: a throw is due or the game is over")
         seat = state.seat
-        side = seat if state.ruleset.teams == Teams.INDIVIDUAL else seat & 1
+        side = engine.side_of(state.ruleset, seat)
         ranked = []
         for action in actions:
             after, _ = engine.apply_action(state, action)

@@ -186,14 +186,15 @@ def _cycle(ruleset: Ruleset, against_greedy: bool) -> list[np.ndarray]:
     selfplay = [LEARNED_BOT] * 4
     if not against_greedy:
         plans = [selfplay]
-    elif ruleset.teams == Teams.INDIVIDUAL:
-        plans = [
-            [LEARNED_BOT if seat == s else GREEDY_BOT for seat in range(4)] for s in range(4)
-        ] + [selfplay]
     else:
+        # One plan per side (R-TEAMS: a team, or a seat alone): the learned player on its
+        # seats, greedy on the others.
         plans = [
-            [LEARNED_BOT if seat & 1 == team else GREEDY_BOT for seat in range(4)]
-            for team in (0, 1)
+            [
+                LEARNED_BOT if engine.side_of(ruleset, seat) == side else GREEDY_BOT
+                for seat in range(4)
+            ]
+            for side in range(engine.side_count(ruleset))
         ] + [selfplay]
     return [np.array(p, dtype=np.int32) for p in plans]
 
@@ -214,7 +215,10 @@ def match_greedy(
     wins = draws = unfinished = 0
     for team in (0, 1):
         bots = np.array(
-            [LEARNED_BOT if seat & 1 == team else GREEDY_BOT for seat in range(4)],
+            [
+                LEARNED_BOT if engine.side_of(ruleset, seat) == team else GREEDY_BOT
+                for seat in range(4)
+            ],
             dtype=np.int32,
         )
         compiled_players.match_games(
