@@ -24,8 +24,8 @@ from typing import Final, Protocol
 from pachisi.ai.budget import Budget
 from pachisi.rules import cowries, engine
 from pachisi.rules.actions import Action
-from pachisi.rules.board import HOME, IS_CASTLE, LAST_SQUARE, SQUARE_OF, partner
-from pachisi.rules.choices import CastleMode, Teams
+from pachisi.rules.board import HOME, IS_CASTLE, LAST_SQUARE, SQUARE_OF
+from pachisi.rules.choices import CastleMode
 from pachisi.rules.ruleset import Ruleset
 from pachisi.rules.state import Event, State
 
@@ -199,9 +199,8 @@ def risk_map(state: State, friends: Collection[int]) -> dict[int, float]:
 
 def _friends(state: State, seat: int) -> frozenset[int]:
     """The seats on ``seat``'s side: itself and, playing in pairs, its partner."""
-    if state.ruleset.teams == Teams.INDIVIDUAL:
-        return frozenset((seat,))
-    return frozenset((seat, partner(seat)))
+    r = state.ruleset
+    return frozenset(engine.side_seats(r, engine.side_of(r, seat)))
 
 
 @functools.lru_cache(maxsize=1024)

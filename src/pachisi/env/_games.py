@@ -22,7 +22,7 @@ from pachisi.fast.codes import O_PROGRESS, O_THROW, O_THROW_K, O_TURN, decode
 from pachisi.fast.convert import action_id, action_of, to_state
 from pachisi.fast.layout import MAX_ITEMS
 from pachisi.notation import write_position
-from pachisi.rules import board
+from pachisi.rules import board, engine
 from pachisi.rules.actions import Action, IllegalActionError
 from pachisi.rules.choices import Teams
 from pachisi.rules.ruleset import Ruleset, parse_ruleset
@@ -121,8 +121,7 @@ def learner_seats(learner: str | None, ruleset: Ruleset) -> tuple[int, ...]:
     if learner in ("team0", "team1"):
         if ruleset.teams == Teams.INDIVIDUAL:
             raise ValueError(f"under teams=individual every seat plays alone: not {learner!r}")
-        first = int(learner[4])
-        return (first, first + 2)
+        return engine.side_seats(ruleset, int(learner[4]))
     raise ValueError(f"learner is seat0..seat3, team0 or team1, not {learner!r}")
 
 
