@@ -169,20 +169,12 @@ SWITCHES: Final[tuple[Switch, ...]] = (
 SWITCH_BY_KEY: Final = {s.key: s for s in SWITCHES}
 
 _VALUE_SET_KEYS: Final = frozenset({"reroll_values", "entry_values", "big_values", "pyada_values"})
-_BOOL_KEYS: Final = frozenset(
-    {
-        "grace_must_enter",
-        "moves_compulsory",
-        "stack_immune",
-        "capture_bonus",
-        "recapture_annul",
-        "pyada",
-        "pyada_can_enter",
-        "extra_lap",
-        "blockade",
-    }
+# Read from the declarations above, so that a switch's kind is declared once: a switch
+# whose choices are false and true holds a bool, one whose choices are numbers an int.
+_BOOL_KEYS: Final = frozenset(s.key for s in SWITCHES if set(s.choices) == {"false", "true"})
+_INT_KEYS: Final = frozenset(
+    s.key for s in SWITCHES if s.choices and all(c.isdigit() for c in s.choices)
 )
-_INT_KEYS: Final = frozenset({"cowries", "six_up_value", "players"})
 
 
 def format_set(values: Iterable[int]) -> str:
