@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from pachisi.fast.convert import to_row
+from pachisi.fast.params import compile_ruleset
+from pachisi.notation import read_position
+from pachisi.rules import engine
 from pachisi.rules.ruleset import NAMED
-from tests.fast.differential import play_both
+from tests.fast.differential import Scratch, compare_legal, play_both
 from tests.rules.test_properties import VARIANTS
 
 
@@ -44,3 +48,32 @@ step, and list the same actions in collect mode's one-outcome rule (C.10b)."""
 def test_frozen_draws_come_at_the_same_step(rules: str, seed: int) -> None:
     problem, steps = play_both(rules, seed)
     assert not problem, f"{rules} seed {seed}, step {steps}: {problem}"
+
+
+LAST_CAPTURER = (
+    "84,84,84,84/84,84,84,80/75,80,84,84/84,84,84,0 s2 100 pyadas=1 items=10,3 flags=3 "
+    "entered=0,1,2,3 kills=0,0,0,0 wikipedia-full"
+)
+"""Seat 2 spends a 10, a 3 and a pyada. Nobody has a kill credit and seat 1 cannot earn
+one, so team 1 is blocked (R-DEADLOCK); 2a on 75 is team 0's last piece that could still
+capture. The pyada step ``2a+p`` and the split's first part ``2a+1/3`` both take it to 76
+while something is left to spend (the 10, and the pyada or the 3's other 2 steps)."""
+
+
+@pytest.mark.parametrize(("deadlock", "one_outcome"), [("draw", True), ("continue", False)])
+def test_c10b_moves_that_spend_different_things_are_one_outcome_only_if_the_checks_draw(
+    deadlock: str, one_outcome: bool
+) -> None:
+    # Under draw both actions end the game at once (R-DEADLOCK) and what was left to spend
+    # lapses: one outcome, the first listed is kept (C.10b). Under continue they leave
+    # different things to spend. The compiled engine decides such a group from its first
+    # action alone; both engines must list the same actions.
+    state = read_position(f"{LAST_CAPTURER}+deadlock={deadlock}")
+    listed = [str(a) for a in engine.legal_actions(state)]
+    assert "2a+1/3" in listed
+    assert ("2a+p" not in listed) is one_outcome
+    # 2b's two ways to 81 leave 2a a capturer: never one outcome.
+    assert {"2b+1/3", "2b+p"} <= set(listed)
+    params, _ = compile_ruleset(state.ruleset)
+    problem, _ = compare_legal(state, to_row(state), params, Scratch())
+    assert not problem

@@ -25,17 +25,17 @@ cdef inline i64 legal_inline(i32* st, i32* params, i32* occ_n, i32* occ, i32* ou
     return n
 
 
-cdef inline i64 _landing_key(i32* st, i32* params, i64 a) noexcept nogil:
+cdef inline i64 _landing_key(i32* pos, i32* params, i64 a) noexcept nogil:
     """The pieces an action moves and the progress it takes them to, as one number: equal
     resulting states have equal keys (every entry has one key: the lowest waiting piece
-    enters, whichever item it uses)."""
+    enters, whichever item it uses). ``pos`` is where the mover's four pieces' progress
+    starts in the row."""
     kind, piece, slot, size, steps, pyada = decode(a)
     if kind == K_DECLINE:
         return -1
     if kind in (K_ENTER, K_FREE):
         return -2
-    m = mover_of(st, params, st[SEAT])
-    p = st[POS + 4 * m + piece]
+    p = pos[piece]
     if kind == K_EXIT:
         t = HOME
     elif pyada:
@@ -57,8 +57,10 @@ cdef bint _keys_collide(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
     # are cleared, and only those are read.
     cdef u64 seen[1024]
     cdef i64 k
+    # The mover is asked once, not once an action.
+    cdef i32* pos = st + POS + 4 * mover_of(st, params, st[SEAT])
     for i in range(n):
-        k = _landing_key(st, params, out[i]) + 2
+        k = _landing_key(pos, params, out[i]) + 2
         out[n + i] = k - 2
         seen[k >> 6] = 0
     for i in range(n):
@@ -67,6 +69,13 @@ cdef bint _keys_collide(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
             return True
         seen[k >> 6] |= <u64>1 << (k & 63)
     return False
+
+
+cdef enum:
+    # The rows of actions that share a landing that _one_per_outcome keeps on the stack
+    # (about 17 KB): a random wikipedia-full game's spending stage has about 7 (169,380
+    # rows in 14,888 lists); an allocation for each list took 1.5% of its instructions.
+    STACK_ROWS = 16
 
 
 cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
@@ -78,15 +87,31 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
     sorting). A row is played out without the checks that follow an action (R-DEADLOCK,
     R-FROZEN: :func:`_settle_action`), which can only end the game as a draw, and which
     are made only where two rows are told apart by nothing else (:func:`_same_outcome`).
-    The rows are allocated here, as their number is known only now; if that fails every
-    action is kept, which the callers' checks against the reference engine would show.
-    The rest of the scratch is on the stack (about 60 KB).
+    Most keys that collide are moves of one piece to one place that spend different
+    things (two items, or a split's first part and a whole item, or a pyada): with at
+    least two things to spend, each such action leaves the turn going on with something
+    different left, so their states differ unless the board ends the turn or the game,
+    which it does for all of them alike. Only the first action of such a group is played
+    out: if its row goes on, the group is either all one outcome (the checks after it draw
+    the game) or all different, and the others need no row (:func:`_spends_apart`).
+
+    Up to ``STACK_ROWS`` rows are on the stack; more are allocated here, as their number
+    is known only now, and if that fails every action is kept, which the callers' checks
+    against the reference engine would show. The rest of the scratch is on the stack too
+    (about 90 KB in all).
     """
     cdef i32 prev[MAX_DISTINCT]
     cdef i32 row_of[MAX_DISTINCT]
     cdef char kept_at[MAX_DISTINCT]
     # Whether the checks after the action draw the game on a row: -1 until asked.
     cdef char draws[MAX_DISTINCT]
+    # The first action of each one's key, and (at that first action) whether its group
+    # spends apart (_spends_apart) and, once its row is played out, what it decided: 1
+    # all one outcome, 0 all different, -1 nothing (every row is played out and compared).
+    cdef i32 head[MAX_DISTINCT]
+    cdef char apart[MAX_DISTINCT]
+    cdef char verdict[MAX_DISTINCT]
+    cdef bint two_left
     # An open-addressing table from a key to the last action seen with it, with at least
     # twice as many slots as actions so that probes stay short; only that many slots (a
     # power of two, at least 16) are cleared, not the whole array.
@@ -95,6 +120,7 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
     cdef i32 occ_n[OCC_N_SIZE + OCC_SQUARES * OCC_DEPTH]
     cdef i32* occ = occ_n + OCC_N_SIZE
     cdef i32* keys = out + n
+    cdef i32 stack_rows[STACK_ROWS * STATE_SIZE]
     cdef i32* rows
     cdef i32* row
     cdef i32 evn[3]
@@ -108,6 +134,8 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
     for h in range(size):
         slot_last[h] = -1
     shared = 0
+    # Something is left to spend after any one action: two items or pyadas, no split.
+    two_left = st[ITEMS_LEN] + st[PYADAS] >= 2 and st[SPLIT_LEFT] == 0
     for i in range(n):
         h = (<u64>keys[i] * <u64>0x9E3779B1) & mask
         while slot_last[h] >= 0 and slot_key[h] != keys[i]:
@@ -115,24 +143,39 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
         prev[i] = slot_last[h]
         row_of[i] = -1
         if prev[i] >= 0:
-            # Both this action and the one before it with its key are played out.
+            # Both this action and the one before it with its key may be played out.
             if row_of[prev[i]] < 0:
                 row_of[prev[i]] = shared
                 shared += 1
             row_of[i] = shared
             shared += 1
+            head[i] = head[prev[i]]
+            if apart[head[i]] and not _spends_apart(out, prev, i):
+                apart[head[i]] = False
+        else:
+            head[i] = i
+            apart[i] = two_left and _spent(out[i]) >= 0
+            verdict[i] = -1
         slot_key[h] = keys[i]
         slot_last[h] = i
-    rows = <i32*>malloc(shared * STATE_SIZE * sizeof(i32))
-    if rows == NULL:
-        return n
+    rows = stack_rows
+    if shared > STACK_ROWS:
+        rows = <i32*>malloc(shared * STATE_SIZE * sizeof(i32))
+        if rows == NULL:
+            return n
     # Counts zero, as for an empty board: nothing reads a square's list beyond its count,
     # and a move fills what it reads (position.pxi).
     memset(occ_n, 0, OCC_N_SIZE * sizeof(i32))
     kept = 0
     for i in range(n):
         a = out[i]
-        if row_of[i] >= 0:
+        g = head[i]
+        if row_of[i] >= 0 and g != i and verdict[g] >= 0:
+            # Decided by the group's first row: one outcome (drop) or all different (keep).
+            kept_at[i] = verdict[g] == 0
+            if verdict[g]:
+                continue
+        elif row_of[i] >= 0:
             row = rows + row_of[i] * STATE_SIZE
             copy_state(row, st)
             evn[0] = 0
@@ -140,6 +183,11 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
             evn[2] = 0
             _act(row, params, a, occ_n, occ, NULL, evn)
             draws[i] = -1
+            if g == i and apart[i] and _goes_on(row, st):
+                # Every action of the group goes on with something different left, on
+                # the same board: the checks after them draw all of them or none.
+                draws[i] = 1 if _settle_draws(row, params, occ_n, occ) else 0
+                verdict[i] = draws[i]
             same = False
             j = prev[i]
             while j >= 0:
@@ -155,8 +203,46 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
         kept_at[i] = True
         out[kept] = a
         kept += 1
-    free(rows)
+    if rows != stack_rows:
+        free(rows)
     return kept
+
+
+cdef inline i64 _spent(i64 a) noexcept nogil:
+    """What a move or an exit spends, as one number: a pyada (0), or an item's slot and,
+    for a split's part, its steps; -1 for any other action."""
+    kind, piece, slot, size, steps, pyada = decode(a)
+    if kind != K_MOVE and kind != K_EXIT:
+        return -1
+    # A pyada's slot is -1; a part has 1..MAX_PART steps, a whole item 0.
+    return (slot + 1) * (MAX_PART + 1) + steps
+
+
+cdef bint _spends_apart(i32* out, i32* prev, i64 i) noexcept nogil:
+    """Whether action ``i``, a move or an exit, spends something other than every earlier
+    action of its key (``prev``'s chain).
+
+    Actions of one key move the same pieces to the same place. Two that spend different
+    things leave different things to spend: two items of different values, an item and a
+    pyada, or a whole item and a split's first part (which leaves the rest of its item as
+    the split's, and needs fewer steps than the item). The first part of a split from two
+    different items cannot share a key with the same steps from the same one."""
+    c = _spent(out[i])
+    if c < 0:
+        return False
+    j = prev[i]
+    while j >= 0:
+        if _spent(out[j]) == c:
+            return False
+        j = prev[j]
+    return True
+
+
+cdef inline bint _goes_on(i32* row, i32* st) noexcept nogil:
+    """Whether ``row``, an action played out on ``st`` without the checks after it, is
+    still the same seat's spending in the same turn: no win, no finished seat, no end of
+    the turn."""
+    return row[STAGE] == SPEND_STAGE and row[SEAT] == st[SEAT] and row[TURN] == st[TURN]
 
 
 cdef bint _same_outcome(i32* a, i32* b, i32* params, i32* occ_n, i32* occ, char* draws, i64 i, i64 j) noexcept nogil:
