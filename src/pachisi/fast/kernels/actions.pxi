@@ -73,8 +73,9 @@ cdef bint _keys_collide(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
 
 cdef enum:
     # The rows of actions that share a landing that _one_per_outcome keeps on the stack
-    # (about 17 KB): a random wikipedia-full game's spending stage has about 7 (169,380
-    # rows in 14,888 lists); an allocation for each list took 1.5% of its instructions.
+    # (about 17 KB): a list of a random wikipedia-full game's spending stage that has any
+    # has about 11 (169,380 rows in 14,888 lists); allocating them for each list took 1.5%
+    # of its instructions.
     STACK_ROWS = 16
 
 
@@ -172,8 +173,8 @@ cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
         g = head[i]
         if row_of[i] >= 0 and g != i and verdict[g] >= 0:
             # Decided by the group's first row: one outcome (drop) or all different (keep).
-            kept_at[i] = verdict[g] == 0
             if verdict[g]:
+                kept_at[i] = False
                 continue
         elif row_of[i] >= 0:
             row = rows + row_of[i] * STATE_SIZE
@@ -225,8 +226,8 @@ cdef bint _spends_apart(i32* out, i32* prev, i64 i) noexcept nogil:
     Actions of one key move the same pieces to the same place. Two that spend different
     things leave different things to spend: two items of different values, an item and a
     pyada, or a whole item and a split's first part (which leaves the rest of its item as
-    the split's, and needs fewer steps than the item). The first part of a split from two
-    different items cannot share a key with the same steps from the same one."""
+    the split's, and needs fewer steps than the item). Two first parts of one item that
+    share a key have the same steps: they are one action, never two."""
     c = _spent(out[i])
     if c < 0:
         return False
