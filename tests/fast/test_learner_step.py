@@ -8,6 +8,7 @@ import numpy.typing as npt
 import pytest
 
 from pachisi.ai.compiled_bots import learner_step, play_until_outside
+from pachisi.fast import _core as core
 from pachisi.fast import batch as B
 from pachisi.fast.codes import NUM_ACTIONS
 from pachisi.rules.ruleset import NAMED, get_ruleset
@@ -121,6 +122,17 @@ def test_learner_step_for_teams_every_seat_and_other_seats(players: Players) -> 
 @pytest.mark.parametrize("reuse", [False, True], ids=["new-arrays", "written-over"])
 def test_learner_step_gives_the_same_with_two_threads(reuse: bool) -> None:
     _run("ludii", (None, "random", "random", "random"), size=600, threads=2, rounds=40, reuse=reuse)
+
+
+def test_learner_step_streams_large_new_arrays_with_ragged_ends() -> None:
+    """New observations and masks larger than ``core.stream_bytes()`` (8 MB) are
+    streamed out past the caches (learner.pxi). An odd number of
+    games on two threads, each part above that size: one part has an odd number of games,
+    so its masks end inside an 8-byte word (NUM_ACTIONS is 6 past a multiple of 8), and
+    the bytes on either side of that boundary are written the ordinary way."""
+    per_game = B.OBS_SIZE * 4 + NUM_ACTIONS
+    part = core.stream_bytes() // per_game + 2
+    _run("classic", (None, "random", "greedy", "random"), size=2 * part + 1, threads=2, rounds=35)
 
 
 _Games = tuple[

@@ -92,6 +92,12 @@ def state_size():
     return STATE_SIZE
 
 
+def stream_bytes():
+    """The size of a learner's step's new observations and masks (in one part of the
+    batch) above which they are streamed out past the caches (kernels/learner.pxi)."""
+    return stream_bytes_c()
+
+
 def legal_actions(i32[::1] st, const i32[::1] params, Scratch scratch):
     """The legal action ids of ``st`` in the reference engine's order (an int32 array;
     empty where a throw is due or the game is over). ``st`` keeps its meaning: only its
