@@ -7,8 +7,12 @@ import numpy as np
 import pytest
 
 from pachisi.ai.bots import GreedyBot, Weights
+from pachisi.ai.compiled_bots import compiled, player_codes
 from pachisi.ai.players import make_player
-from pachisi.ai.playouts import final_states, playouts
+from pachisi.ai.playouts import _seeded_pair, final_states, playouts
+from pachisi.fast.convert import to_row
+from pachisi.fast.layout import STATE_SIZE
+from pachisi.fast.native import core
 from pachisi.fast.params import FastEngineError
 from pachisi.rules import engine
 from pachisi.rules.ruleset import NAMED, get_ruleset
@@ -58,6 +62,27 @@ def test_playouts_from_a_position_are_reproducible() -> None:
     assert not np.array_equal(a.actions, c.actions)
     assert set(a.winners.tolist()) <= {0, 1}
     assert all(s.is_over for s in final_states(a, start.ruleset))
+
+
+def test_playouts_seed_each_game_as_their_overflow_replay_does() -> None:
+    """A game that outgrows its row is replayed from the start with ``_seeded_pair``'s
+    generators: the compiled seeding (both generators of a game side by side) must give
+    those very generators, so every game, played again with them, ends the same."""
+    start = engine.new_game(get_ruleset("ludii"))
+    n, seed = 12, 5
+    got = playouts(start, n, seed=seed, max_steps=400)
+    c = compiled(start.ruleset)
+    rows = np.empty((n, STATE_SIZE), dtype=np.int32)
+    rows[:] = to_row(start)
+    pairs = [_seeded_pair(seed, j) for j in range(n)]
+    stats = np.zeros((n, 3), dtype=np.int32)
+    core.play_many(
+        rows, c.params, c.p_mouth_up, c.weights, c.hit, player_codes(["random"] * 4),
+        np.stack([t for t, _ in pairs]), np.stack([ch for _, ch in pairs]), 2**31 - 1, 400,
+        stats,
+    )  # fmt: skip
+    assert np.array_equal(rows, got.rows)
+    assert np.array_equal(stats[:, 0], got.throws) and np.array_equal(stats[:, 1], got.actions)
 
 
 def test_playouts_take_a_position_string_and_per_seat_players() -> None:

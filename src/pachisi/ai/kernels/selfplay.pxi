@@ -201,8 +201,7 @@ cdef void _seed_game(u32* mt_throws, u32* mt_choices, i64 seed, i64 game) noexce
     """Seed the game's two generators from ``(seed, game)``; the arithmetic wraps around as
     numba's 64-bit integers did (in unsigned words, where C defines it)."""
     cdef i64 base = <i64>((<u64>seed << 24) + <u64>2 * <u64>game)
-    seed_mt(mt_throws, splitmix64(base))
-    seed_mt(mt_choices, splitmix64(<i64>(<u64>base + 1)))
+    seed_mt_pair(mt_throws, splitmix64(base), mt_choices, splitmix64(<i64>(<u64>base + 1)))
 
 
 # The buffers of a run of games: the engine's (Work), the learned player's (Scratch), the

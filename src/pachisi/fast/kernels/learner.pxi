@@ -217,8 +217,7 @@ cdef bint c_learner_step(Learners* L, i64 count, Work* work) noexcept nogil:
             # As pachisi.fast.batch._seeded seeds game ``renewed`` of a new batch.
             key = (L.seed << 21) + 2 * renewed
             renewed += 1
-            seed_mt(mt, splitmix64(key))
-            seed_mt(choice, splitmix64(key + 1))
+            seed_mt_pair(mt, splitmix64(key), choice, splitmix64(key + 1))
             settle_chance(st, params, L.p, mt, NULL, evn)
             L.players[b] = player_of(st)
             L.steps[b] = 0

@@ -221,8 +221,7 @@ cdef i64 c_play_seeded(i32* rows, i64 count, i64 first, i32* params, double p, d
         return -1
     for j in range(count):
         base = <i64>((<u64>seed << 20) + <u64>(2 * (first + j)))
-        seed_mt(mt_throws, splitmix64(base))
-        seed_mt(mt_choices, splitmix64(base + 1))
+        seed_mt_pair(mt_throws, splitmix64(base), mt_choices, splitmix64(base + 1))
         evn[0] = 0
         evn[1] = 0
         _play(

@@ -103,6 +103,24 @@ cdef void seed_mt(u32* mt, i64 seed) noexcept nogil:
 
 
 
+cdef void seed_mt_pair(u32* a, i64 seed_a, u32* b, i64 seed_b) noexcept nogil:
+    """:func:`seed_mt` of two states at once (a game's two generators). Each word of the
+    seeding waits on the one before it (a multiply and a few shifts), so one state at a
+    time leaves the processor idle most of the time; the two chains are independent and
+    run side by side."""
+    cdef u32 x = <u32>(seed_a & 0xFFFFFFFFLL)
+    cdef u32 y = <u32>(seed_b & 0xFFFFFFFFLL)
+    a[0] = x
+    b[0] = y
+    for i in range(1, MT_N):
+        x = <u32>(1812433253U * (x ^ (x >> 30)) + <u32>i)
+        y = <u32>(1812433253U * (y ^ (y >> 30)) + <u32>i)
+        a[i] = x
+        b[i] = y
+    a[MT_N] = MT_N
+    b[MT_N] = MT_N
+
+
 cdef void seed_mt_by_key(u32* mt, u32* key, i64 n, u32* base) noexcept nogil:
     """Seed a state with MT19937's ``init_by_array`` from the ``n`` 32-bit words of
     ``key`` (n >= 1), as CPython's ``random.seed`` does with a number's words (least
