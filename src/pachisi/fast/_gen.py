@@ -47,10 +47,11 @@ def pxi_text() -> str:
             lines.append(f"    {name} = {value}")
         lines.append("")
     lines.extend(_tables())
+    lines.extend(_specializations())
     return "\n".join(lines)
 
 
-TABLES = ("SQUARES", "PROGRESS_ON", "TURNED", "CASTLE", "PRIVATE")
+TABLES = ("SQUARES", "PROGRESS_ON", "SEAT_PROGRESS", "TURNED", "CASTLE", "PRIVATE")
 """The board tables of :mod:`pachisi.fast.params` the kernels read."""
 
 
@@ -80,6 +81,76 @@ def _tables() -> list[str]:
         *c_code,
         '    """',
         *decls,
+        "",
+    ]
+
+
+def _specializations() -> list[str]:
+    """The kernels' parameter type ``Params``: fused over a plain vector (``i32*``) and one
+    tag type per ruleset of :data:`pachisi.fast.params.SPECIALIZED`, whose kernels read
+    that ruleset's vector as ``static const`` C arrays; ``param`` reads a parameter through
+    either, and ``specialization`` names the one a vector is (0: none)."""
+    from pachisi.fast import params
+    from pachisi.rules.ruleset import get_ruleset
+
+    c_code: list[str] = []
+    decls: list[str] = []
+    enum = ["cdef enum:  # the specializations, numbered as `specialization` answers"]
+    fused = ["ctypedef fused Params:", "    GenericParams"]
+    reads: list[str] = []
+    tests: list[str] = []
+    words = [
+        "".join(part.capitalize() for part in name.replace("-", "_").split("_"))
+        for name in params.SPECIALIZED
+    ]
+    for number, (name, word) in enumerate(zip(params.SPECIALIZED, words, strict=True), start=1):
+        vector, _ = params.compile_ruleset(get_ruleset(name))
+        upper = word.upper()
+        values = ", ".join(str(int(x)) for x in vector)
+        c_code.append(
+            f"    static const int32_t PACHISI_PARAMS_{upper}[{len(vector)}] = {{{values}}};"
+        )
+        c_code.append(f"    typedef struct {{ int32_t unused; }} pachisi_{upper.lower()}_tag;")
+        decls.append(f'    const i32 PARAMS_{upper} "PACHISI_PARAMS_{upper}"[PARAMS_SIZE]')
+        decls.append(f'    ctypedef struct {word}Tag "pachisi_{upper.lower()}_tag":')
+        decls.append("        pass")
+        enum.append(f"    SPEC_{upper} = {number}")
+        fused.append(f"    {word}Params")
+        keyword = "if" if number == 1 else "elif"
+        reads.append(f"    {keyword} Params is {word}Params:")
+        reads.append(f"        return PARAMS_{upper}[k]")
+        tests.append(f"    if memcmp(params, PARAMS_{upper}, PARAMS_SIZE * sizeof(i32)) == 0:")
+        tests.append(f"        return SPEC_{upper}")
+    types = [f"ctypedef const {word}Tag* {word}Params" for word in words]
+    return [
+        "# The rulesets the kernels are specialized for (pachisi.fast.params.SPECIALIZED).",
+        "cdef extern from *:",
+        '    """',
+        *c_code,
+        '    """',
+        *decls,
+        "",
+        *enum,
+        "",
+        "# A plain parameter vector, and one tag type per specialized ruleset: a kernel given",
+        "# a tag type never reads the pointer, only that ruleset's constants.",
+        "ctypedef i32* GenericParams",
+        *types,
+        "",
+        *fused,
+        "",
+        "",
+        "cdef inline i32 param(Params params, i64 k) noexcept nogil:",
+        '    """The parameter ``k`` (a ``P_`` offset) of ``params``."""',
+        *reads,
+        "    else:",
+        "        return params[k]",
+        "",
+        "",
+        "cdef inline i64 specialization(const i32* params) noexcept nogil:",
+        '    """The ``SPEC_`` number of the ruleset whose vector ``params`` is, or 0."""',
+        *tests,
+        "    return 0",
         "",
     ]
 

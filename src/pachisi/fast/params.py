@@ -114,6 +114,13 @@ P_SMALLEST: Final = P_VALUE_SLOT + VALUE_SLOTS
 R-FROZEN's cheap test starts trying values (it asks after every action)."""
 PARAMS_SIZE: Final = P_SMALLEST + 1
 
+SPECIALIZED: Final = ("classic", "ludii")
+"""Named rulesets the kernels are also compiled for with every parameter a constant
+(``python -m pachisi.fast._gen`` writes their vectors into ``_constants.pxi``): the C
+compiler folds each parameter test away and drops the code of the rules those rulesets do
+not use. Any other parameter vector runs the general kernels; so does one of these
+rulesets' whenever its vector is not exactly the one compiled in."""
+
 
 _Choice = TypeVar("_Choice", bound=StrEnum)
 
@@ -227,6 +234,22 @@ PROGRESS_ON: Final = _progress_table()
 """``PROGRESS_ON[seat, square]``: the first progress at which ``seat``'s route passes the
 square, else -1. A route passes its own column's squares twice, out and back: a first
 progress ``t`` of 1..8 comes again as ``84 - t`` (8 and 76 are both the column's foot)."""
+
+
+def _seat_progress_table() -> npt.NDArray[np.int32]:
+    table = np.full((NUM_SQUARES, 8), -1, dtype=np.int32)
+    for seat in range(4):
+        for p in range(1, HOME):
+            sq = SQUARES[seat, p]
+            table[sq, seat if table[sq, seat] < 0 else 4 + seat] = p
+    return table
+
+
+SEAT_PROGRESS: Final = _seat_progress_table()
+"""``SEAT_PROGRESS[square, s]`` and ``SEAT_PROGRESS[square, 4 + s]``: the progresses at
+which seat ``s``'s route passes the square, first and again (-1: none), so that which of
+the 16 pieces stand on a square is 16 comparisons of their progress, made side by side
+(kernels/position.pxi, ``pieces_on``)."""
 CASTLE: Final = np.array(IS_CASTLE, dtype=np.bool_)
 """``CASTLE[square]``: the square is one of the 12 castles."""
 PRIVATE: Final = np.array(

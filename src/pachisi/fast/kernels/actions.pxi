@@ -11,13 +11,13 @@
 # other list is the raw one.
 
 
-cdef i64 c_legal_actions(i32* st, i32* params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
+cdef i64 c_legal_actions(i32* st, Params params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
     """Every distinct legal action of the seat to act, in the reference engine's order;
     the ids go to ``out`` (which needs room for twice their number), the count is returned."""
     return legal_inline(st, params, occ_n, occ, out, pool)
 
 
-cdef inline i64 legal_inline(i32* st, i32* params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
+cdef inline i64 legal_inline(i32* st, Params params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
     """:func:`legal_actions`, inlined into a game loop."""
     n = raw_legal_inline(st, params, occ_n, occ, out, pool)
     if st[STAGE] == SPEND_STAGE and n > 2 and _keys_collide(st, params, out, n):
@@ -25,7 +25,7 @@ cdef inline i64 legal_inline(i32* st, i32* params, i32* occ_n, i32* occ, i32* ou
     return n
 
 
-cdef inline i64 _landing_key(i32* pos, i32* params, i64 a) noexcept nogil:
+cdef inline i64 _landing_key(i32* pos, Params params, i64 a) noexcept nogil:
     """The pieces an action moves and the progress it takes them to, as one number: equal
     resulting states have equal keys (every entry has one key: the lowest waiting piece
     enters, whichever item it uses). ``pos`` is where the mover's four pieces' progress
@@ -43,13 +43,13 @@ cdef inline i64 _landing_key(i32* pos, i32* params, i64 a) noexcept nogil:
     elif steps:
         t = p + steps
     elif kind == K_LAP:
-        t = p + params[P_TABLE + slot] - 68 + 1000
+        t = p + param(params, P_TABLE + slot) - 68 + 1000
     else:
-        t = p + params[P_TABLE + slot]
+        t = p + param(params, P_TABLE + slot)
     return (t * 4 + piece) * 8 + size
 
 
-cdef bint _keys_collide(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
+cdef bint _keys_collide(i32* st, Params params, i32* out, i64 n) noexcept nogil:
     """Whether two of the ``n`` actions in ``out`` share a key; the keys are left in
     ``out[n:2n]``."""
     # One bit per key (key + 2 is below 2**16): a spending stage with split throws lists
@@ -79,7 +79,7 @@ cdef enum:
     STACK_ROWS = 16
 
 
-cdef i64 _one_per_outcome(i32* st, i32* params, i32* out, i64 n) noexcept nogil:
+cdef i64 _one_per_outcome(i32* st, Params params, i32* out, i64 n) noexcept nogil:
     """Drop every action whose resulting state equals that of an earlier kept one; the
     keys are in ``out[n:2n]``. Returns how many actions are left at the start of ``out``.
 
@@ -246,7 +246,7 @@ cdef inline bint _goes_on(i32* row, i32* st) noexcept nogil:
     return row[STAGE] == SPEND_STAGE and row[SEAT] == st[SEAT] and row[TURN] == st[TURN]
 
 
-cdef bint _same_outcome(i32* a, i32* b, i32* params, i32* occ_n, i32* occ, char* draws, i64 i, i64 j) noexcept nogil:
+cdef bint _same_outcome(i32* a, i32* b, Params params, i32* occ_n, i32* occ, char* draws, i64 i, i64 j) noexcept nogil:
     """Whether rows ``a`` (action ``i``) and ``b`` (action ``j``), each played out without
     the checks after an action, hold equal states once those checks are made.
 
@@ -276,14 +276,14 @@ cdef bint _same_outcome(i32* a, i32* b, i32* params, i32* occ_n, i32* occ, char*
     return draws[j] == 1
 
 
-cdef inline bint _settle_draws(i32* st, i32* params, i32* occ_n, i32* occ) noexcept nogil:
+cdef inline bint _settle_draws(i32* st, Params params, i32* occ_n, i32* occ) noexcept nogil:
     """Whether :func:`_settle_action` (with R-DEADLOCK's check) would draw the game on
     ``st``, an action other than a decline just played; ``st`` is left as it is."""
     if st[STAGE] == OVER_STAGE:
         return False
-    if params[P_DRAWS] and every_side_blocked(st, params):
+    if param(params, P_DRAWS) and every_side_blocked(st, params):
         return True
-    return params[P_FROZEN] and is_frozen(st, params, occ_n, occ)
+    return param(params, P_FROZEN) and is_frozen(st, params, occ_n, occ)
 
 
 cdef inline void copy_state(i32* dst, i32* src) noexcept nogil:

@@ -87,6 +87,14 @@ cdef class Scratch:
         self.evn[2] = MAX_EVENTS
 
 
+def specialization_of(const i32[::1] params):
+    """Which ruleset of pachisi.fast.params.SPECIALIZED the parameter vector ``params`` is
+    (its place there, from 1), whose kernels compiled with those parameters as constants
+    the engine runs it on; 0: none, the general kernels."""
+    _check(params.shape[0] == PARAMS_SIZE, "params is pachisi.fast.params.compile_ruleset's vector")
+    return specialization(&params[0])
+
+
 def state_size():
     """The length of a state row (pachisi.fast.layout.STATE_SIZE)."""
     return STATE_SIZE
@@ -108,9 +116,18 @@ def legal_actions(i32[::1] st, const i32[::1] params, Scratch scratch):
     cdef i64 n = 0
     cdef Work* w = scratch.work
     cdef i32* row = &st[0]
+    cdef i32* pp = <i32*>&params[0]
+    cdef i64 spec = specialization(pp)
     with nogil:
-        if row[STAGE] != OVER_STAGE and row[STAGE] != THROW_STAGE and row[STAGE] != THROW_OFF_STAGE:
-            n = c_legal_actions(row, <i32*>&params[0], w.occ_n, w.occ, w.acts, w.pool)
+        if spec == SPEC_LUDII:
+            if row[STAGE] != OVER_STAGE and row[STAGE] != THROW_STAGE and row[STAGE] != THROW_OFF_STAGE:
+                n = c_legal_actions(row, <LudiiParams>pp, w.occ_n, w.occ, w.acts, w.pool)
+        elif spec == SPEC_CLASSIC:
+            if row[STAGE] != OVER_STAGE and row[STAGE] != THROW_STAGE and row[STAGE] != THROW_OFF_STAGE:
+                n = c_legal_actions(row, <ClassicParams>pp, w.occ_n, w.occ, w.acts, w.pool)
+        else:
+            if row[STAGE] != OVER_STAGE and row[STAGE] != THROW_STAGE and row[STAGE] != THROW_OFF_STAGE:
+                n = c_legal_actions(row, pp, w.occ_n, w.occ, w.acts, w.pool)
     out = np.empty(n, dtype=np.int32)
     cdef i32[::1] view = out
     if n:
@@ -127,9 +144,15 @@ def apply_action(i32[::1] st, const i32[::1] params, i64 a, Scratch scratch):
     cdef i32* p = <i32*>&params[0]
     cdef i64 n = 0
     cdef bint legal = False
+    cdef i64 spec = specialization(p)
     with nogil:
         if row[STAGE] != OVER_STAGE and row[STAGE] != THROW_STAGE and row[STAGE] != THROW_OFF_STAGE:
-            n = c_legal_actions(row, p, w.occ_n, w.occ, w.acts, w.pool)
+            if spec == SPEC_LUDII:
+                n = c_legal_actions(row, <LudiiParams>p, w.occ_n, w.occ, w.acts, w.pool)
+            elif spec == SPEC_CLASSIC:
+                n = c_legal_actions(row, <ClassicParams>p, w.occ_n, w.occ, w.acts, w.pool)
+            else:
+                n = c_legal_actions(row, p, w.occ_n, w.occ, w.acts, w.pool)
         for j in range(n):
             if w.acts[j] == a:
                 legal = True
@@ -138,7 +161,12 @@ def apply_action(i32[::1] st, const i32[::1] params, i64 a, Scratch scratch):
         raise ValueError(f"action {a} is not legal here")
     scratch._reset_events()
     with nogil:
-        c_apply_action(row, p, a, w.occ_n, w.occ, scratch.ev, scratch.evn)
+        if spec == SPEC_LUDII:
+            c_apply_action(row, <LudiiParams>p, a, w.occ_n, w.occ, scratch.ev, scratch.evn)
+        elif spec == SPEC_CLASSIC:
+            c_apply_action(row, <ClassicParams>p, a, w.occ_n, w.occ, scratch.ev, scratch.evn)
+        else:
+            c_apply_action(row, p, a, w.occ_n, w.occ, scratch.ev, scratch.evn)
     return scratch._events()
 
 
@@ -149,8 +177,15 @@ def apply_chance(i32[::1] st, const i32[::1] params, i64 k, Scratch scratch):
     _check(st[STAGE] == THROW_STAGE or st[STAGE] == THROW_OFF_STAGE, "no throw is due")
     _check(0 <= k <= params[P_COWRIES], "a throw has 0..cowries mouths up")
     scratch._reset_events()
+    cdef i32* pp = <i32*>&params[0]
+    cdef i64 spec = specialization(pp)
     with nogil:
-        c_apply_chance(&st[0], <i32*>&params[0], k, scratch.ev, scratch.evn)
+        if spec == SPEC_LUDII:
+            c_apply_chance(&st[0], <LudiiParams>pp, k, scratch.ev, scratch.evn)
+        elif spec == SPEC_CLASSIC:
+            c_apply_chance(&st[0], <ClassicParams>pp, k, scratch.ev, scratch.evn)
+        else:
+            c_apply_chance(&st[0], pp, k, scratch.ev, scratch.evn)
     return scratch._events()
 
 
@@ -186,9 +221,16 @@ def observe_batch(const i32[:, ::1] rows, const i32[::1] params, const i32[::1] 
     _check(obs.shape[1] == OBS_SIZE, "an observation has OBS_SIZE values")
     for b in range(count):
         _check(0 <= seats[b] < 4, "a seat is 0..3")
+    cdef i32* pp = <i32*>&params[0]
+    cdef i64 spec = specialization(pp)
     if count:
         with nogil:
-            c_observe_batch(<i32*>&rows[0, 0], count, <i32*>&params[0], <i32*>&seats[0], &obs[0, 0])
+            if spec == SPEC_LUDII:
+                c_observe_batch(<i32*>&rows[0, 0], count, <LudiiParams>pp, <i32*>&seats[0], &obs[0, 0])
+            elif spec == SPEC_CLASSIC:
+                c_observe_batch(<i32*>&rows[0, 0], count, <ClassicParams>pp, <i32*>&seats[0], &obs[0, 0])
+            else:
+                c_observe_batch(<i32*>&rows[0, 0], count, pp, <i32*>&seats[0], &obs[0, 0])
 
 
 cdef int _check_batch(const i32[:, ::1] rows, const i32[::1] params, i64 per_game, const char[:, ::1] masks, const i32[::1] players) except -1:
@@ -209,12 +251,25 @@ def start_batch(
     _check_batch(rows, params, rngs.shape[0], masks, players)
     _check(rngs.shape[1] == MT_SIZE, "a generator has MT_SIZE words")
     cdef i64 count = rows.shape[0]
+    cdef i32* pp = <i32*>&params[0]
+    cdef i64 spec = specialization(pp)
     if count:
         with nogil:
-            c_start_batch(
-                &rows[0, 0], count, <i32*>&params[0], p, &rngs[0, 0], sample, scratch.work,
-                &masks[0, 0], &players[0],
-            )
+            if spec == SPEC_LUDII:
+                c_start_batch(
+                    &rows[0, 0], count, <LudiiParams>pp, p, &rngs[0, 0], sample, scratch.work,
+                    &masks[0, 0], &players[0],
+                )
+            elif spec == SPEC_CLASSIC:
+                c_start_batch(
+                    &rows[0, 0], count, <ClassicParams>pp, p, &rngs[0, 0], sample, scratch.work,
+                    &masks[0, 0], &players[0],
+                )
+            else:
+                c_start_batch(
+                    &rows[0, 0], count, pp, p, &rngs[0, 0], sample, scratch.work,
+                    &masks[0, 0], &players[0],
+                )
 
 
 def step_batch(
@@ -233,12 +288,25 @@ def step_batch(
     for b in range(count):
         if players[b] >= 0 and active[b]:
             _check(0 <= actions[b] < NUM_ACTIONS and masks[b, actions[b]], "an action is not legal")
+    cdef i32* pp = <i32*>&params[0]
+    cdef i64 spec = specialization(pp)
     if count:
         with nogil:
-            c_step_batch(
-                &rows[0, 0], count, <i32*>&params[0], p, <i32*>&actions[0], <char*>&active[0],
-                &rngs[0, 0], sample, scratch.work, &masks[0, 0], &players[0], &rewards[0, 0],
-            )
+            if spec == SPEC_LUDII:
+                c_step_batch(
+                    &rows[0, 0], count, <LudiiParams>pp, p, <i32*>&actions[0], <char*>&active[0],
+                    &rngs[0, 0], sample, scratch.work, &masks[0, 0], &players[0], &rewards[0, 0],
+                )
+            elif spec == SPEC_CLASSIC:
+                c_step_batch(
+                    &rows[0, 0], count, <ClassicParams>pp, p, <i32*>&actions[0], <char*>&active[0],
+                    &rngs[0, 0], sample, scratch.work, &masks[0, 0], &players[0], &rewards[0, 0],
+                )
+            else:
+                c_step_batch(
+                    &rows[0, 0], count, pp, p, <i32*>&actions[0], <char*>&active[0],
+                    &rngs[0, 0], sample, scratch.work, &masks[0, 0], &players[0], &rewards[0, 0],
+                )
 
 
 def throw_batch(
@@ -252,12 +320,25 @@ def throw_batch(
     for b in range(count):
         if players[b] == CHANCE_PLAYER:
             _check(0 <= ks[b] <= params[P_COWRIES], "a throw has 0..cowries mouths up")
+    cdef i32* pp = <i32*>&params[0]
+    cdef i64 spec = specialization(pp)
     if count:
         with nogil:
-            c_throw_batch(
-                &rows[0, 0], count, <i32*>&params[0], <i32*>&ks[0], scratch.work, &masks[0, 0],
-                &players[0], &rewards[0, 0],
-            )
+            if spec == SPEC_LUDII:
+                c_throw_batch(
+                    &rows[0, 0], count, <LudiiParams>pp, <i32*>&ks[0], scratch.work, &masks[0, 0],
+                    &players[0], &rewards[0, 0],
+                )
+            elif spec == SPEC_CLASSIC:
+                c_throw_batch(
+                    &rows[0, 0], count, <ClassicParams>pp, <i32*>&ks[0], scratch.work, &masks[0, 0],
+                    &players[0], &rewards[0, 0],
+                )
+            else:
+                c_throw_batch(
+                    &rows[0, 0], count, pp, <i32*>&ks[0], scratch.work, &masks[0, 0],
+                    &players[0], &rewards[0, 0],
+                )
 
 
 def choose_batch(
@@ -272,12 +353,25 @@ def choose_batch(
     cdef i64 count = rows.shape[0]
     _check(rngs.shape[0] == count and rngs.shape[1] == MT_SIZE, "one generator per game")
     _check(players.shape[0] == count and actions.shape[0] == count, "one entry per game")
+    cdef i32* pp = <i32*>&params[0]
+    cdef i64 spec = specialization(pp)
     if count:
         with nogil:
-            c_choose_batch(
-                &rows[0, 0], count, <i32*>&params[0], <double*>&weights[0], <double*>&hit[0],
-                <i32*>&bots[0], &rngs[0, 0], <i32*>&players[0], scratch.work, &actions[0],
-            )
+            if spec == SPEC_LUDII:
+                c_choose_batch(
+                    &rows[0, 0], count, <LudiiParams>pp, <double*>&weights[0], <double*>&hit[0],
+                    <i32*>&bots[0], &rngs[0, 0], <i32*>&players[0], scratch.work, &actions[0],
+                )
+            elif spec == SPEC_CLASSIC:
+                c_choose_batch(
+                    &rows[0, 0], count, <ClassicParams>pp, <double*>&weights[0], <double*>&hit[0],
+                    <i32*>&bots[0], &rngs[0, 0], <i32*>&players[0], scratch.work, &actions[0],
+                )
+            else:
+                c_choose_batch(
+                    &rows[0, 0], count, pp, <double*>&weights[0], <double*>&hit[0],
+                    <i32*>&bots[0], &rngs[0, 0], <i32*>&players[0], scratch.work, &actions[0],
+                )
 
 
 def play_many(
@@ -294,13 +388,28 @@ def play_many(
     _check(mt_throws.shape[1] == MT_SIZE and mt_choices.shape[1] == MT_SIZE, "a generator has MT_SIZE words")
     _check(stats.shape[0] == count and stats.shape[1] == 3, "stats are (games, 3)")
     cdef i64 done = 0
+    cdef i32* pp = <i32*>&params[0]
+    cdef i64 spec = specialization(pp)
     if count:
         with nogil:
-            done = c_play_many(
-                &rows[0, 0], count, <i32*>&params[0], p, <double*>&weights[0], <double*>&hit[0],
-                <i32*>&bots[0], &mt_throws[0, 0], &mt_choices[0, 0], max_turns, max_steps,
-                &stats[0, 0],
-            )
+            if spec == SPEC_LUDII:
+                done = c_play_many(
+                    &rows[0, 0], count, <LudiiParams>pp, p, <double*>&weights[0], <double*>&hit[0],
+                    <i32*>&bots[0], &mt_throws[0, 0], &mt_choices[0, 0], max_turns, max_steps,
+                    &stats[0, 0],
+                )
+            elif spec == SPEC_CLASSIC:
+                done = c_play_many(
+                    &rows[0, 0], count, <ClassicParams>pp, p, <double*>&weights[0], <double*>&hit[0],
+                    <i32*>&bots[0], &mt_throws[0, 0], &mt_choices[0, 0], max_turns, max_steps,
+                    &stats[0, 0],
+                )
+            else:
+                done = c_play_many(
+                    &rows[0, 0], count, pp, p, <double*>&weights[0], <double*>&hit[0],
+                    <i32*>&bots[0], &mt_throws[0, 0], &mt_choices[0, 0], max_turns, max_steps,
+                    &stats[0, 0],
+                )
     if done < 0:
         raise MemoryError("no memory for the compiled engine's buffers")
 
@@ -308,22 +417,37 @@ def play_many(
 def play_seeded(
     i32[:, ::1] rows, const i32[::1] params, double p, const double[::1] weights,
     const double[::1] hit, const i32[::1] bots, i64 seed, i64 first, i64 max_turns,
-    i64 max_steps, i32[:, ::1] stats,
+    i64 max_steps, i32[:, ::1] stats, bint general=False,
 ):
     """Play every row on to the end (or a cap), row ``b`` as game ``first + b`` of the
-    playouts seeded ``seed`` (its generators seeded in compiled code from both)."""
+    playouts seeded ``seed`` (its generators seeded in compiled code from both).
+    ``general`` runs the general kernels even for a ruleset with kernels of its own
+    (:func:`specialization_of`): the same games, to compare the two."""
     _check_rows(rows, params)
     _check_players(weights, hit, bots)
     cdef i64 count = rows.shape[0]
     _check(stats.shape[0] == count and stats.shape[1] == 3, "stats are (games, 3)")
     _check(first >= 0, "the first game's index is not negative")
     cdef i64 done = 0
+    cdef i32* pp = <i32*>&params[0]
+    cdef i64 spec = 0 if general else specialization(pp)
     if count:
         with nogil:
-            done = c_play_seeded(
-                &rows[0, 0], count, first, <i32*>&params[0], p, <double*>&weights[0],
-                <double*>&hit[0], <i32*>&bots[0], seed, max_turns, max_steps, &stats[0, 0],
-            )
+            if spec == SPEC_LUDII:
+                done = c_play_seeded(
+                    &rows[0, 0], count, first, <LudiiParams>pp, p, <double*>&weights[0],
+                    <double*>&hit[0], <i32*>&bots[0], seed, max_turns, max_steps, &stats[0, 0],
+                )
+            elif spec == SPEC_CLASSIC:
+                done = c_play_seeded(
+                    &rows[0, 0], count, first, <ClassicParams>pp, p, <double*>&weights[0],
+                    <double*>&hit[0], <i32*>&bots[0], seed, max_turns, max_steps, &stats[0, 0],
+                )
+            else:
+                done = c_play_seeded(
+                    &rows[0, 0], count, first, pp, p, <double*>&weights[0],
+                    <double*>&hit[0], <i32*>&bots[0], seed, max_turns, max_steps, &stats[0, 0],
+                )
     if done < 0:
         raise MemoryError("no memory for the compiled engine's buffers")
 
@@ -395,13 +519,28 @@ def advance_batch(
     _check(rewards.shape[0] == count and rewards.shape[1] == 4, "rewards are (games, 4)")
     _check(steps.shape[0] == count and gained.shape[0] == count, "one entry per game")
     _check(0 <= seat < 4, "the seat is 0..3")
+    cdef i32* pp = <i32*>&params[0]
+    cdef i64 spec = specialization(pp)
     if count:
         with nogil:
-            c_advance_batch(
-                &rows[0, 0], count, <i32*>&params[0], p, <double*>&weights[0], <double*>&hit[0],
-                <i32*>&bots[0], &rngs[0, 0], &choice_rngs[0, 0], sample, scratch.work,
-                &masks[0, 0], &players[0], &rewards[0, 0], &steps[0], max_steps, seat, &gained[0],
-            )
+            if spec == SPEC_LUDII:
+                c_advance_batch(
+                    &rows[0, 0], count, <LudiiParams>pp, p, <double*>&weights[0], <double*>&hit[0],
+                    <i32*>&bots[0], &rngs[0, 0], &choice_rngs[0, 0], sample, scratch.work,
+                    &masks[0, 0], &players[0], &rewards[0, 0], &steps[0], max_steps, seat, &gained[0],
+                )
+            elif spec == SPEC_CLASSIC:
+                c_advance_batch(
+                    &rows[0, 0], count, <ClassicParams>pp, p, <double*>&weights[0], <double*>&hit[0],
+                    <i32*>&bots[0], &rngs[0, 0], &choice_rngs[0, 0], sample, scratch.work,
+                    &masks[0, 0], &players[0], &rewards[0, 0], &steps[0], max_steps, seat, &gained[0],
+                )
+            else:
+                c_advance_batch(
+                    &rows[0, 0], count, pp, p, <double*>&weights[0], <double*>&hit[0],
+                    <i32*>&bots[0], &rngs[0, 0], &choice_rngs[0, 0], sample, scratch.work,
+                    &masks[0, 0], &players[0], &rewards[0, 0], &steps[0], max_steps, seat, &gained[0],
+                )
 
 
 cdef inline bint _marks_inside(const int16_t* marks, i64 width, i64 size) noexcept nogil:
@@ -494,7 +633,6 @@ def learner_step(
     _check(why != 2, "an action is not legal")
     _check(why != 3, "a mode is KEEP, ACT or RENEW")
     L.rows = &rows[0, 0]
-    L.params = <i32*>&params[0]
     L.p = p
     L.weights = <double*>&weights[0]
     L.hit = <double*>&hit[0]
@@ -515,6 +653,13 @@ def learner_step(
     L.first = first
     L.gained = &gained[0]
     cdef bint overflow
+    cdef i32* pp = <i32*>&params[0]
+    cdef i64 spec = specialization(pp)
     with nogil:
-        overflow = c_learner_step(&L, count, scratch.work)
+        if spec == SPEC_LUDII:
+            overflow = c_learner_step(&L, <LudiiParams>pp, count, scratch.work)
+        elif spec == SPEC_CLASSIC:
+            overflow = c_learner_step(&L, <ClassicParams>pp, count, scratch.work)
+        else:
+            overflow = c_learner_step(&L, pp, count, scratch.work)
     return overflow

@@ -40,14 +40,14 @@ cdef enum:
     MASK_MARKS = 32
 
 
-cdef void observe(i32* st, i32* params, i64 o, float* obs) noexcept nogil:
+cdef void observe(i32* st, Params params, i64 o, float* obs) noexcept nogil:
     """Write the observation of ``st`` seen from seat ``o`` into ``obs`` (layout above)."""
     for q in range(OBS_SIZE):
         obs[q] = 0.0
     observe_over(st, params, o, obs, NULL)
 
 
-cdef void observe_over(i32* st, i32* params, i64 o, float* obs, int16_t* marks) noexcept nogil:
+cdef void observe_over(i32* st, Params params, i64 o, float* obs, int16_t* marks) noexcept nogil:
     """Write the observation of ``st`` seen from seat ``o`` over an observation already in
     ``obs``: every entry outside the counts (O_PROGRESS, O_BOARD) is written anyway, so
     only the counts the last one set need clearing. ``marks`` lists them (its count, then
@@ -85,9 +85,9 @@ cdef void observe_over(i32* st, i32* params, i64 o, float* obs, int16_t* marks) 
     obs[O_THROW] = 0.0
     obs[O_THROW + 1] = 0.0
     if k >= 0:
-        v = params[P_TABLE + k]
+        v = param(params, P_TABLE + k)
         obs[O_THROW] = v / 35.0
-        obs[O_THROW + 1] = 1.0 if in_values(params, params[P_REROLL], v) else 0.0
+        obs[O_THROW + 1] = 1.0 if in_values(params, param(params, P_REROLL), v) else 0.0
     for q in range(6):
         obs[O_STAGE + q] = 0.0
     obs[O_STAGE + st[STAGE]] = 1.0
@@ -112,11 +112,11 @@ cdef void observe_over(i32* st, i32* params, i64 o, float* obs, int16_t* marks) 
     obs[O_SEATS + 12] = 1.0 if mover_of(st, params, o) == o else 0.0
 
 
-cdef i64 settle_chance(i32* st, i32* params, double p, u32* mt, i32* ev, i32* evn) noexcept nogil:
+cdef i64 settle_chance(i32* st, Params params, double p, u32* mt, i32* ev, i32* evn) noexcept nogil:
     """Throw for the game until a seat must decide or the game is over; the throws made."""
     cdef bint half
-    cowries = params[P_COWRIES]
-    half = params[P_HALF] == 1
+    cowries = param(params, P_COWRIES)
+    half = param(params, P_HALF) == 1
     throws = 0
     while (st[STAGE] == THROW_STAGE or st[STAGE] == THROW_OFF_STAGE) and not st[OVERFLOW]:
         c_apply_chance(st, params, throw_cowries(mt, cowries, half, p), ev, evn)
@@ -124,7 +124,7 @@ cdef i64 settle_chance(i32* st, i32* params, double p, u32* mt, i32* ev, i32* ev
     return throws
 
 
-cdef i64 status(i32* st, i32* params, i32* occ_n, i32* occ, i32* out, Pool* pool, char* mask) noexcept nogil:
+cdef i64 status(i32* st, Params params, i32* occ_n, i32* occ, i32* out, Pool* pool, char* mask) noexcept nogil:
     """Write the legal-action mask of ``st`` (NUM_ACTIONS entries) and return who is to
     play: a seat, -1 while a throw is due, -4 once the game is over."""
     memset(mask, 0, NUM_ACTIONS)
@@ -139,13 +139,13 @@ cdef i64 status(i32* st, i32* params, i32* occ_n, i32* occ, i32* out, Pool* pool
     return <i64>(st[SEAT])
 
 
-cdef void rewards_of(i32* st, i32* params, float* seat_rewards) noexcept nogil:
+cdef void rewards_of(i32* st, Params params, float* seat_rewards) noexcept nogil:
     """+1 for the seats of the winning side, -1 for the others, 0 for all in a draw."""
     winner = st[WINNER]
     for seat in range(4):
         if winner == DRAW:
             seat_rewards[seat] = 0.0
-        elif params[P_INDIVIDUAL]:
+        elif param(params, P_INDIVIDUAL):
             seat_rewards[seat] = 1.0 if seat == winner else -1.0
         else:
             seat_rewards[seat] = 1.0 if (seat & 1) == winner else -1.0
@@ -155,7 +155,7 @@ cdef void rewards_of(i32* st, i32* params, float* seat_rewards) noexcept nogil:
 # ``masks`` NUM_ACTIONS, ``rngs`` MT_SIZE words, ``rewards`` 4 and ``obs`` OBS_SIZE.
 
 
-cdef void c_step_batch(i32* rows, i64 count, i32* params, double p, i32* actions, char* active, u32* rngs, bint sample, Work* work, char* masks, i32* players, float* rewards) noexcept nogil:
+cdef void c_step_batch(i32* rows, i64 count, Params params, double p, i32* actions, char* active, u32* rngs, bint sample, Work* work, char* masks, i32* players, float* rewards) noexcept nogil:
     """Apply ``actions[b]`` to every ``active`` game waiting for a decision (the caller
     checked that each is legal), throw for it when ``sample``, and update masks, players
     and rewards (set on the step that ends a game, else 0)."""
@@ -175,7 +175,7 @@ cdef void c_step_batch(i32* rows, i64 count, i32* params, double p, i32* actions
             rewards_of(st, params, rewards + 4 * b)
 
 
-cdef void c_throw_batch(i32* rows, i64 count, i32* params, i32* ks, Work* work, char* masks, i32* players, float* rewards) noexcept nogil:
+cdef void c_throw_batch(i32* rows, i64 count, Params params, i32* ks, Work* work, char* masks, i32* players, float* rewards) noexcept nogil:
     """Apply the throw ``ks[b]`` (cowries mouth up) to every game waiting for a throw."""
     cdef i32 evn[3]
     memset(evn, 0, sizeof(evn))
@@ -191,7 +191,7 @@ cdef void c_throw_batch(i32* rows, i64 count, i32* params, i32* ks, Work* work, 
             rewards_of(st, params, rewards + 4 * b)
 
 
-cdef void c_start_batch(i32* rows, i64 count, i32* params, double p, u32* rngs, bint sample, Work* work, char* masks, i32* players) noexcept nogil:
+cdef void c_start_batch(i32* rows, i64 count, Params params, double p, u32* rngs, bint sample, Work* work, char* masks, i32* players) noexcept nogil:
     """Throw for every game until it waits for a decision (when ``sample``), then write
     its mask and player."""
     cdef i32 evn[3]
@@ -203,13 +203,13 @@ cdef void c_start_batch(i32* rows, i64 count, i32* params, double p, u32* rngs, 
         players[b] = status(st, params, work.occ_n, work.occ, work.acts, work.pool, masks + b * NUM_ACTIONS)
 
 
-cdef void c_observe_batch(i32* rows, i64 count, i32* params, i32* seats, float* obs) noexcept nogil:
+cdef void c_observe_batch(i32* rows, i64 count, Params params, i32* seats, float* obs) noexcept nogil:
     """The observation of every game, each from its ``seats[b]`` (a seat 0..3)."""
     for b in range(count):
         observe(rows + b * STATE_SIZE, params, seats[b], obs + b * OBS_SIZE)
 
 
-cdef void c_choose_batch(i32* rows, i64 count, i32* params, double* weights, double* hit, i32* bots, u32* rngs, i32* players, Work* work, i32* actions) noexcept nogil:
+cdef void c_choose_batch(i32* rows, i64 count, Params params, double* weights, double* hit, i32* bots, u32* rngs, i32* players, Work* work, i32* actions) noexcept nogil:
     """For every game with a seat to act, the action its compiled player (``bots[seat]``:
     0 random, 1 greedy, -1 none) chooses, drawn from the game's generator; -1 otherwise."""
     for b in range(count):
@@ -226,7 +226,7 @@ cdef void c_choose_batch(i32* rows, i64 count, i32* params, double* weights, dou
         actions[b] = work.acts[j]
 
 
-cdef void c_advance_batch(i32* rows, i64 count, i32* params, double p, double* weights, double* hit, i32* bots, u32* rngs, u32* choice_rngs, bint sample, Work* work, char* masks, i32* players, float* rewards, i64* steps, i64 max_steps, i64 seat, float* gained) noexcept nogil:
+cdef void c_advance_batch(i32* rows, i64 count, Params params, double p, double* weights, double* hit, i32* bots, u32* rngs, u32* choice_rngs, bint sample, Work* work, char* masks, i32* players, float* rewards, i64* steps, i64 max_steps, i64 seat, float* gained) noexcept nogil:
     """Let the compiled players play every game on until a seat without one is to act
     (``bots[seat]`` -1: the learner's), the game is over or waits for a throw, or it has
     had ``max_steps`` actions: for the seat to act, its player's action (drawn from the

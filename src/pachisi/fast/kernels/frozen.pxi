@@ -13,20 +13,20 @@
 # decides whatever the cheap one leaves open.
 
 
-cdef inline bint _distinct(i32* params, i64 k) noexcept nogil:
+cdef inline bint _distinct(Params params, i64 k) noexcept nogil:
     """Whether ``k`` is the lowest number of mouths up that throws its value."""
-    return value_slot(params, params[P_TABLE + k]) == k
+    return value_slot(params, param(params, P_TABLE + k)) == k
 
 
-cdef inline i64 smallest_slot(i32* params) noexcept nogil:
+cdef inline i64 smallest_slot(Params params) noexcept nogil:
     """The lowest ``k`` whose throw is worth the least (``P_SMALLEST``, worked out with
     the parameters): where :func:`can_use_something` starts trying values. A small step
     overshoots home least, so the first try usually settles it; the order does not change
     the answer, only how soon it comes."""
-    return params[P_SMALLEST]
+    return param(params, P_SMALLEST)
 
 
-cdef inline bint can_use_something(i32* st, i32* params, i32* occ_n, i32* occ, i64 seat, i64 first) noexcept nogil:
+cdef inline bint can_use_something(i32* st, Params params, i32* occ_n, i32* occ, i64 seat, i64 first) noexcept nogil:
     """A sufficient test that ``seat`` is not stuck: a piece of its mover on the board can
     make an ordinary move by some value (R-MOVE, as the legal moves ask it), or a waiting
     piece can enter with an entry value other than a 7 or 14 (which may be void).
@@ -38,8 +38,8 @@ cdef inline bint can_use_something(i32* st, i32* params, i32* occ_n, i32* occ, i
     around the table.
     """
     m = mover_of(st, params, seat)
-    cowries = params[P_COWRIES]
-    if params[P_LUDII]:
+    cowries = param(params, P_COWRIES)
+    if param(params, P_LUDII):
         # Under Ludii's flow (E.2 items 4 and 5) every piece not yet home has a use for
         # some value: a piece in hand moves with the first phase's throw, or enters with
         # a grace after it (the entry square bars nobody); a piece on p <= 81 moves by 2
@@ -49,7 +49,7 @@ cdef inline bint can_use_something(i32* st, i32* params, i32* occ_n, i32* occ, i
             if st[POS + 4 * m + i] < HOME:
                 return True
         return False
-    if not (params[P_PYADA] and params[P_PYADA_ATTACHED]):
+    if not (param(params, P_PYADA) and param(params, P_PYADA_ATTACHED)):
         for i in range(4):
             g = 4 * m + i
             p = st[POS + g]
@@ -57,15 +57,15 @@ cdef inline bint can_use_something(i32* st, i32* params, i32* occ_n, i32* occ, i
                 k = first
                 for _ in range(cowries + 1):
                     if _distinct(params, k) and move_legal_inline(
-                        st, params, occ_n, occ, m, g, 1, params[P_TABLE + k]
+                        st, params, occ_n, occ, m, g, 1, param(params, P_TABLE + k)
                     ):
                         return True
                     k = 0 if k == cowries else k + 1
     if waiting(st, m) >= 0:
         for k in range(cowries + 1):
-            v = params[P_TABLE + k]
+            v = param(params, P_TABLE + k)
             if (
-                (params[P_ENTRY] >> k) & 1
+                (param(params, P_ENTRY) >> k) & 1
                 and v != 7
                 and v != 14
                 and entry_target(st, params, occ_n, occ, m, entry_progress(params, v)) >= 0
@@ -74,12 +74,12 @@ cdef inline bint can_use_something(i32* st, i32* params, i32* occ_n, i32* occ, i
     return False
 
 
-cdef bint is_frozen(i32* st, i32* params, i32* occ_n, i32* occ) noexcept nogil:
+cdef bint is_frozen(i32* st, Params params, i32* occ_n, i32* occ) noexcept nogil:
     """R-FROZEN's test for ``st`` (False during the throw-off); ``occ_n``/``occ`` are the
     caller's occupancy scratch, filled here."""
     if st[STAGE] == THROW_OFF_STAGE:
         return False
-    if params[P_LUDII]:
+    if param(params, P_LUDII):
         # Under Ludii's flow every seat takes turns and is stuck only with all its pieces
         # home (can_use_something): any piece not home answers at once.
         for g in range(16):
@@ -88,7 +88,7 @@ cdef bint is_frozen(i32* st, i32* params, i32* occ_n, i32* occ) noexcept nogil:
     # Ludii's cheap test reads progress only (its moves never look at other pieces), and
     # under Ludii's flow the scratch is not kept up to date, so filling it would cost a
     # whole fill after every action.
-    if not params[P_LUDII]:
+    if not param(params, P_LUDII):
         occupancy(st, params, occ_n, occ)
     seats = 0
     first = smallest_slot(params)
@@ -101,7 +101,7 @@ cdef bint is_frozen(i32* st, i32* params, i32* occ_n, i32* occ) noexcept nogil:
     return all_stuck(st, params, seats)
 
 
-cdef bint frozen_alone(i32* st, i32* params) noexcept nogil:
+cdef bint frozen_alone(i32* st, Params params) noexcept nogil:
     """:func:`is_frozen` with scratch of its own, for callers that have none (a throw)."""
     cdef i32 occ_n[OCC_N_SIZE]
     cdef i32 occ[OCC_SQUARES * OCC_DEPTH]
@@ -109,7 +109,7 @@ cdef bint frozen_alone(i32* st, i32* params) noexcept nogil:
     return is_frozen(st, params, occ_n, occ)
 
 
-cdef bint all_stuck(i32* st, i32* params, i64 seats) noexcept nogil:
+cdef bint all_stuck(i32* st, Params params, i64 seats) noexcept nogil:
     """The exact test for every seat in the bitmask ``seats``: each throws every value
     once, as the first throw of a turn on this board, on a copy of the row.
 
@@ -130,7 +130,7 @@ cdef bint all_stuck(i32* st, i32* params, i64 seats) noexcept nogil:
             continue
         memcpy(fresh, st, sizeof(fresh))
         _turn_of(fresh, params, seat)
-        for k in range(params[P_COWRIES] + 1):
+        for k in range(param(params, P_COWRIES) + 1):
             if not _distinct(params, k):
                 continue
             memcpy(trial, fresh, sizeof(trial))
@@ -140,7 +140,7 @@ cdef bint all_stuck(i32* st, i32* params, i64 seats) noexcept nogil:
             for j in range(n):
                 if out[j] != DECLINE_ID:
                     return False
-            if trial[STAGE] == ACT_STAGE and trial[PYADAS] and not params[P_PYADA_ATTACHED]:
+            if trial[STAGE] == ACT_STAGE and trial[PYADAS] and not param(params, P_PYADA_ATTACHED):
                 # Immediate mode, free pyada: after the throw (declined) comes its step.
                 occupancy(trial, params, occ_n, occ)
                 m = mover_of(trial, params, seat)
@@ -149,19 +149,19 @@ cdef bint all_stuck(i32* st, i32* params, i64 seats) noexcept nogil:
     return True
 
 
-cdef inline void _turn_of(i32* st, i32* params, i64 seat) noexcept nogil:
+cdef inline void _turn_of(i32* st, Params params, i64 seat) noexcept nogil:
     """``seat`` about to make the first throw of a turn on this board."""
     st[SEAT] = seat
     st[WINNER] = NO_WINNER
     fresh_turn(st, params)
 
 
-cdef inline bint _single_throw(i32* st, i32* params, i64 k, i32* ev, i32* evn) noexcept nogil:
+cdef inline bint _single_throw(i32* st, Params params, i64 k, i32* ev, i32* evn) noexcept nogil:
     """Throw ``k`` as the only throw or collected item of the turn in ``st``; False if it
     is void (V-7-14-NEEDS-PIECE)."""
     seat = st[SEAT]
     throw(st, params, k, ev, evn)
-    if params[P_COLLECT]:
+    if param(params, P_COLLECT):
         if st[STAGE] == THROW_STAGE and st[SEAT] == seat and st[ITEMS_LEN]:
             # A grace would throw on; the test takes it as the phase's only throw.
             end_throwing(st, params, ev, evn)

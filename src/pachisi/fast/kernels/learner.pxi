@@ -27,7 +27,6 @@ cdef enum:
 cdef struct Learners:
     # The arrays of learner_step's games (all with ``count`` rows) and its settings.
     i32* rows
-    i32* params
     double p
     double* weights
     double* hit
@@ -173,15 +172,14 @@ cdef inline i64 player_of(i32* st) noexcept nogil:
     return <i64>(st[SEAT])
 
 
-cdef bint c_learner_step(Learners* L, i64 count, Work* work) noexcept nogil:
-    """Every game's step to the learner's next decision (see the top of this file):
-    ``gained[b]`` gets the rewards of seat ``L.seat`` the step brought, ``steps[b]``
+cdef bint c_learner_step(Learners* L, Params params, i64 count, Work* work) noexcept nogil:
+    """Every game's step to the learner's next decision (see the top of this file), under
+    the parameters ``params``: ``gained[b]`` gets the rewards of seat ``L.seat`` the step brought, ``steps[b]``
     counts the actions, ``rewards`` holds the last action's as after c_step_batch (0 in a
     game where none was applied). True if a game's row overflowed (OVERFLOW)."""
     cdef i32 evn[3]
     memset(evn, 0, sizeof(evn))
     cdef i64 n, j, who, key
-    cdef i32* params = L.params
     cdef float gained
     cdef bint acting
     cdef bint overflow = False

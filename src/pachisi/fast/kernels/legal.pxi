@@ -15,11 +15,11 @@ cdef enum:
     _BACKED = 130
 
 
-cdef inline i64 movable(i32* st, i32* params, i64 m, i64 exclude) noexcept nogil:
+cdef inline i64 movable(i32* st, Params params, i64 m, i64 exclude) noexcept nogil:
     """The mover's pieces on the board (a bitmask over a..d), one per group of
     interchangeable pieces; ``exclude`` leaves pieces out before grouping."""
     mask = 0
-    if params[P_LUDII]:
+    if param(params, P_LUDII):
         for i in range(4):
             p = st[POS + 4 * m + i]
             if 0 < p < HOME and not (exclude >> i) & 1:
@@ -54,29 +54,29 @@ cdef i64 waiting(i32* st, i64 m) noexcept nogil:
     return -1
 
 
-cdef bint move_legal(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 g, i64 n_moving, i64 k) noexcept nogil:
+cdef bint move_legal(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 g, i64 n_moving, i64 k) noexcept nogil:
     """R-MOVE for ``n_moving`` pieces of ``m`` on the progress of piece ``g`` moving ``k``."""
     return move_legal_inline(st, params, occ_n, occ, m, g, n_moving, k)
 
 
-cdef inline bint move_legal_inline(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 g, i64 n_moving, i64 k) noexcept nogil:
+cdef inline bint move_legal_inline(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 g, i64 n_moving, i64 k) noexcept nogil:
     """:func:`move_legal`, inlined where every action list asks it: a throw's moves."""
     p = st[POS + g]
     t = p + k
     if t > HOME:
         return False
-    if params[P_BLOCKADE] and n_moving == 1 and passes_blockade(params, occ_n, occ, m, p, t, False):
+    if param(params, P_BLOCKADE) and n_moving == 1 and passes_blockade(params, occ_n, occ, m, p, t, False):
         return False
     if t == HOME:
         return may_go_home(st, params, g >> 2)
     return landing_inline(params, occ_n, occ, m, n_moving, SQUARES[m][t]) >= 0
 
 
-cdef inline i64 entry_progress(i32* params, i64 v) noexcept nogil:
+cdef inline i64 entry_progress(Params params, i64 v) noexcept nogil:
     """Where an entry grace puts a piece (R-ENTRY-CONSUMES, R-TRACK)."""
-    if params[P_LUDII]:
+    if param(params, P_LUDII):
         return LUDII_ENTRY
-    mode = params[P_ENTRY_MODE]
+    mode = param(params, P_ENTRY_MODE)
     if mode == 0:
         return 1
     if mode == 1:
@@ -84,13 +84,13 @@ cdef inline i64 entry_progress(i32* params, i64 v) noexcept nogil:
     return v
 
 
-cdef i64 entry_target(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 t) noexcept nogil:
+cdef i64 entry_target(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 t) noexcept nogil:
     """-1 if an entry to ``t`` is illegal, else what it captures (R-ENTRY-SQUARE1)."""
     if t > LAST_SQUARE:
         return -1
     sq = SQUARES[m][t]
-    if params[P_LUDII] or (params[P_ENTRY_MODE] == 0 and (t == 1 or t == LUDII_ENTRY)):
-        if params[P_STACKING] != 0:
+    if param(params, P_LUDII) or (param(params, P_ENTRY_MODE) == 0 and (t == 1 or t == LUDII_ENTRY)):
+        if param(params, P_STACKING) != 0:
             mine = team(params, m)
             friends = 0
             for j in range(occ_n[sq]):
@@ -102,16 +102,16 @@ cdef i64 entry_target(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 t) 
     return landing(params, occ_n, occ, m, 1, sq)
 
 
-cdef i64 _free_use(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 v, i64 bonus) noexcept nogil:
+cdef i64 _free_use(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 v, i64 bonus) noexcept nogil:
     """The first piece's entry without a grace (R-FIRST-PIECE-FREE): its id or -1."""
     i = waiting(st, m)
     if i < 0:
         return -1
-    mode = params[P_FIRST_FREE]
+    mode = param(params, P_FIRST_FREE)
     slot = value_slot(params, v)
     if mode == 3:
         return FREE_BASE + slot if LUDII_ENTRY - 1 + v <= LAST_SQUARE else -1
-    if in_values(params, params[P_ENTRY], v):
+    if in_values(params, param(params, P_ENTRY), v):
         return -1
     if mode == 0:
         t = v + bonus
@@ -122,10 +122,10 @@ cdef i64 _free_use(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 v, i64
     return FREE_BASE + slot
 
 
-cdef inline i64 value_uses(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 v, i64 bonus, i32* out, i64 n, Pool* pool) noexcept nogil:
+cdef inline i64 value_uses(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 v, i64 bonus, i32* out, i64 n, Pool* pool) noexcept nogil:
     """Every use of a throw of value ``v`` by seat ``m`` (C.10a step 5), after ``out[:n]``."""
     cdef bint credit, grace, legal, split, splits
-    if params[P_LUDII]:
+    if param(params, P_LUDII):
         return ludii_uses(st, params, m, v, out, n)
     start = n
     steps = v + bonus
@@ -134,7 +134,7 @@ cdef inline i64 value_uses(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i6
     # A new split needs two pieces on the board. Where its parts will be summed, the
     # sums' cache of every piece's single moves answers the whole throw's moves too (the
     # same landings, looked at once).
-    splits = params[P_SPLIT] == 1 and not bonus and v >= 2 and _two_on_board(st, m)
+    splits = param(params, P_SPLIT) == 1 and not bonus and v >= 2 and _two_on_board(st, m)
     split = splits and parts_independent(params, v)
     credit = False
     if split:
@@ -155,12 +155,12 @@ cdef inline i64 value_uses(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i6
         if legal:
             out[n] = move_id(i, slot)
             n += 1
-        if params[P_EXTRA_LAP] and not (st[LAPS] >> g) & 1 and p <= 75 and p + steps >= 76:
+        if param(params, P_EXTRA_LAP) and not (st[LAPS] >> g) & 1 and p <= 75 and p + steps >= 76:
             t = p + steps - 68
             if (
                 t <= LAST_SQUARE
                 and not (
-                    params[P_BLOCKADE]
+                    param(params, P_BLOCKADE)
                     and passes_blockade(params, occ_n, occ, m, p, p + steps, True)
                 )
                 and landing(params, occ_n, occ, m, 1, SQUARES[m][t]) >= 0
@@ -169,28 +169,28 @@ cdef inline i64 value_uses(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i6
                 n += 1
         if (
             p == LAST_SQUARE
-            and not params[P_LSE_LUDII]
-            and (params[P_LSE] >> slot) & 1
+            and not param(params, P_LSE_LUDII)
+            and (param(params, P_LSE) >> slot) & 1
             and steps != 1
             and may_go_home(st, params, m)
         ):
             out[n] = exit_id(i, slot)
             n += 1
-    if params[P_SPLIT] == 2:
+    if param(params, P_SPLIT) == 2:
         n = _group_uses(st, params, occ_n, occ, m, steps, slot, out, n)
     if splits:
         n = _split_parts(st, params, occ_n, occ, m, v, v, out, n, True, pool, pieces)
     free = -1
-    if not (st[ENTERED] >> m) & 1 and params[P_FIRST_FREE] != 2:
+    if not (st[ENTERED] >> m) & 1 and param(params, P_FIRST_FREE) != 2:
         free = _free_use(st, params, occ_n, occ, m, v, bonus)
     enter = -1
     # in_values(params, mask, v) is the mask's bit at v's slot: the slot is v's lowest k.
-    grace = (params[P_ENTRY] >> slot) & 1 == 1
+    grace = (param(params, P_ENTRY) >> slot) & 1 == 1
     if grace:
         i = waiting(st, m)
         if i >= 0 and entry_target(st, params, occ_n, occ, m, entry_progress(params, v)) >= 0:
             enter = ENTER_BASE + slot
-    if params[P_GRACE_MUST_ENTER] and (free >= 0 or enter >= 0) and grace:
+    if param(params, P_GRACE_MUST_ENTER) and (free >= 0 or enter >= 0) and grace:
         # V-GRACE-MUST-ENTER: no move of any kind with the grace, split parts included.
         n = start
     if free >= 0:
@@ -211,7 +211,7 @@ cdef inline bint _two_on_board(i32* st, i64 m) noexcept nogil:
     return count >= 2
 
 
-cdef i64 _group_uses(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 steps, i64 slot, i32* out, i64 n) noexcept nogil:
+cdef i64 _group_uses(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 steps, i64 slot, i32* out, i64 n) noexcept nogil:
     """Two or more own pieces on the same progress moving together (V-SPLIT-THROW group)."""
     done = 0
     for i in range(4):
@@ -230,14 +230,14 @@ cdef i64 _group_uses(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 step
     return n
 
 
-cdef i64 pyada_uses(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i32* out, i64 n) noexcept nogil:
+cdef i64 pyada_uses(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i32* out, i64 n) noexcept nogil:
     """A pyada: one step for any piece, or an entry with ``pyada_can_enter`` (V-PYADA)."""
     pieces = movable(st, params, m, 0)
     for i in range(4):
         if (pieces >> i) & 1 and move_legal(st, params, occ_n, occ, m, 4 * m + i, 1, 1):
             out[n] = PYADA_MOVE_BASE + i
             n += 1
-    if params[P_PYADA_ENTER]:
+    if param(params, P_PYADA_ENTER):
         i = waiting(st, m)
         if i >= 0 and entry_target(st, params, occ_n, occ, m, 1) >= 0:
             out[n] = PYADA_ENTER_ID
@@ -245,11 +245,11 @@ cdef i64 pyada_uses(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i32* out,
     return n
 
 
-cdef inline i64 ludii_uses(i32* st, i32* params, i64 m, i64 v, i32* out, i64 n) noexcept nogil:
+cdef inline i64 ludii_uses(i32* st, Params params, i64 m, i64 v, i32* out, i64 n) noexcept nogil:
     """Ludii's main-phase moves for one throw (E.2 item 5)."""
     cdef bint grace
     k = st[THROW_K]
-    grace = in_values(params, params[P_REROLL], v)
+    grace = in_values(params, param(params, P_REROLL), v)
     slot = value_slot(params, v)
     for i in range(4):
         p = st[POS + 4 * m + i]
@@ -270,15 +270,15 @@ cdef inline i64 ludii_uses(i32* st, i32* params, i64 m, i64 v, i32* out, i64 n) 
     return n
 
 
-cdef i64 _finish_list(i32* params, i32* out, i64 n) noexcept nogil:
+cdef i64 _finish_list(Params params, i32* out, i64 n) noexcept nogil:
     """Add DECLINE unless moves are compulsory and something else is legal."""
-    if n > 0 and params[P_COMPULSORY]:
+    if n > 0 and param(params, P_COMPULSORY):
         return n
     out[n] = DECLINE_ID
     return n + 1
 
 
-cdef i64 raw_legal_actions(i32* st, i32* params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
+cdef i64 raw_legal_actions(i32* st, Params params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
     """The legal actions of the seat to act, in the reference engine's order, before
     C.10b's "one outcome, one action" (:func:`pachisi.fast._actions.legal_actions`, which
     needs the transitions): enough for asking whether an action other than a decline
@@ -286,13 +286,13 @@ cdef i64 raw_legal_actions(i32* st, i32* params, i32* occ_n, i32* occ, i32* out,
     return raw_legal_inline(st, params, occ_n, occ, out, pool)
 
 
-cdef inline i64 raw_legal_inline(i32* st, i32* params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
+cdef inline i64 raw_legal_inline(i32* st, Params params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
     """:func:`raw_legal_actions`, inlined into a game loop (its searches stay calls)."""
     stage = st[STAGE]
     m = mover_of(st, params, st[SEAT])
     if stage == ACT_STAGE:
-        v = params[P_TABLE + st[THROW_K]]
-        if params[P_LUDII] and (st[ENTERED] >> m) & 1:
+        v = param(params, P_TABLE + st[THROW_K])
+        if param(params, P_LUDII) and (st[ENTERED] >> m) & 1:
             n = ludii_uses(st, params, m, v, out, 0)
             out[n] = DECLINE_ID
             return n + 1
@@ -303,13 +303,13 @@ cdef inline i64 raw_legal_inline(i32* st, i32* params, i32* occ_n, i32* occ, i32
                 st, params, occ_n, occ, m, st[SPLIT_VALUE], st[SPLIT_LEFT], out, 0, False, pool,
                 pieces,
             )  # fmt: skip
-        if params[P_FIRST_FREE] == 3 and not (st[ENTERED] >> m) & 1:
+        if param(params, P_FIRST_FREE) == 3 and not (st[ENTERED] >> m) & 1:
             free = _free_use(st, params, occ_n, occ, m, v, 0)
             if free < 0:
                 return 0
             out[0] = free
             return 1
-        bonus = 1 if st[PYADAS] and params[P_PYADA_ATTACHED] else 0
+        bonus = 1 if st[PYADAS] and param(params, P_PYADA_ATTACHED) else 0
     elif stage == PYADA_STAGE:
         occupancy(st, params, occ_n, occ)
         n = pyada_uses(st, params, occ_n, occ, m, out, 0)

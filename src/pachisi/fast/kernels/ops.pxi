@@ -34,7 +34,7 @@ cdef void _drop_record(i32* st, i64 r) noexcept nogil:
     st[REC_LEN] = last
 
 
-cdef void left_square(i32* st, i32* params, i64 g) noexcept nogil:
+cdef void left_square(i32* st, Params params, i64 g) noexcept nogil:
     """A piece moved: it no longer stands where it captured (V-RECAPTURE-ANNUL)."""
     bit = (<i64>1) << g
     r = 0
@@ -45,7 +45,7 @@ cdef void left_square(i32* st, i32* params, i64 g) noexcept nogil:
             continue
         st[base + 1] &= ~bit
         r += 1
-    if params[P_TOP_ONE]:
+    if param(params, P_TOP_ONE):
         n = st[ORDER_LEN]
         for j in range(n):
             if st[ORDER + j] == g:
@@ -60,14 +60,14 @@ cdef inline void _push_order(i32* st, i64 g) noexcept nogil:
     st[ORDER_LEN] += 1
 
 
-cdef void capture(i32* st, i32* params, i64 owner, i64 gmask, i64 captured, i64 sq, i32* ev, i32* evn) noexcept nogil:
+cdef void capture(i32* st, Params params, i64 owner, i64 gmask, i64 captured, i64 sq, i32* ev, i32* evn) noexcept nogil:
     """Send captured pieces back; credit, record and annul kills (R-CAPTURE, C.6)."""
     victims = 0
     for c in range(16):
         if (captured >> c) & 1:
             victims |= (<i64>1) << (c >> 2)
     emit(ev, evn, E_CAPTURE, owner, -1, -1, sq, 0, captured)
-    if params[P_ANNUL]:
+    if param(params, P_ANNUL):
         r = 0
         while r < st[REC_LEN]:
             base = RECS + r * REC_FIELDS
@@ -83,7 +83,7 @@ cdef void capture(i32* st, i32* params, i64 owner, i64 gmask, i64 captured, i64 
             st[POS + c] = 0
             st[LAPS] &= ~((<i64>1) << c)
     st[KILLS + owner] += 1
-    if params[P_ANNUL]:
+    if param(params, P_ANNUL):
         base = RECS + st[REC_LEN] * REC_FIELDS
         st[base] = owner
         st[base + 1] = gmask
@@ -94,11 +94,11 @@ cdef void capture(i32* st, i32* params, i64 owner, i64 gmask, i64 captured, i64 
     st[CAPTURED] = 1
 
 
-cdef bint move(i32* st, i32* params, i64 seat, i64 gmask, i64 t, bint lap, i32* occ_n, i32* occ, i32* ev, i32* evn) noexcept nogil:
+cdef bint move(i32* st, Params params, i64 seat, i64 gmask, i64 t, bint lap, i32* occ_n, i32* occ, i32* ev, i32* evn) noexcept nogil:
     """Move ``seat``'s pieces of ``gmask`` (all on one progress) to ``t`` (84 = home),
     resolving the landing. True if it captured."""
     cdef bint fresh, ludii, other
-    ludii = params[P_LUDII] == 1
+    ludii = param(params, P_LUDII) == 1
     sq = SQUARES[seat][t] if t != HOME else -1
     # A scratch that holds the whole board is kept up to date (relocate) rather than
     # filled again; Ludii's moves never read it.
@@ -112,7 +112,7 @@ cdef bint move(i32* st, i32* params, i64 seat, i64 gmask, i64 t, bint lap, i32* 
         g = 4 * seat + i
         if (gmask >> g) & 1:
             frm = st[POS + g]
-            if st[REC_LEN] or params[P_TOP_ONE]:
+            if st[REC_LEN] or param(params, P_TOP_ONE):
                 left_square(st, params, g)
             st[POS + g] = t
             if lap:
@@ -131,7 +131,7 @@ cdef bint move(i32* st, i32* params, i64 seat, i64 gmask, i64 t, bint lap, i32* 
             captured = max(landing(params, occ_n, occ, seat, n_moving, sq), 0)
     if captured:
         capture(st, params, seat, gmask, captured, sq, ev, evn)
-    if params[P_TOP_ONE] and t != HOME:
+    if param(params, P_TOP_ONE) and t != HOME:
         for i in range(4):
             if (gmask >> (4 * seat + i)) & 1:
                 _push_order(st, 4 * seat + i)
@@ -141,7 +141,7 @@ cdef bint move(i32* st, i32* params, i64 seat, i64 gmask, i64 t, bint lap, i32* 
     return captured != 0
 
 
-cdef bint place(i32* st, i32* params, i64 g, i64 t, bint captures, i32* occ_n, i32* occ, i32* ev, i32* evn) noexcept nogil:
+cdef bint place(i32* st, Params params, i64 g, i64 t, bint captures, i32* occ_n, i32* occ, i32* ev, i32* evn) noexcept nogil:
     """Bring a waiting piece out to ``t`` (R-GRACE-ENTRY, R-FIRST-PIECE-FREE)."""
     cdef bint fresh
     seat = g >> 2
@@ -159,15 +159,15 @@ cdef bint place(i32* st, i32* params, i64 g, i64 t, bint captures, i32* occ_n, i
             captured = 0
         if captured:
             capture(st, params, seat, (<i64>1) << g, captured, sq, ev, evn)
-    if params[P_TOP_ONE]:
+    if param(params, P_TOP_ONE):
         _push_order(st, g)
     if fresh:
         relocate(st, params, occ_n, occ, seat, (<i64>1) << g, 0, captured, sq)
     return captured != 0
 
 
-cdef inline bint takes_turns(i32* st, i32* params, i64 seat) noexcept nogil:
-    if params[P_LUDII] or params[P_FOR_PARTNER]:
+cdef inline bint takes_turns(i32* st, Params params, i64 seat) noexcept nogil:
+    if param(params, P_LUDII) or param(params, P_FOR_PARTNER):
         return True
     return not seat_finished(st, seat)
 
@@ -185,7 +185,7 @@ cdef void _close_windows(i32* st, i64 seat) noexcept nogil:
         r += 1
 
 
-cdef inline void begin_phase(i32* st, i32* params) noexcept nogil:
+cdef inline void begin_phase(i32* st, Params params) noexcept nogil:
     """A new throwing phase; in collect mode its flags (C.10b step 2)."""
     st[STAGE] = THROW_STAGE
     st[ITEMS_LEN] = 0
@@ -193,7 +193,7 @@ cdef inline void begin_phase(i32* st, i32* params) noexcept nogil:
     st[RUN_LEN] = 0
     st[CAPTURED] = 0
     st[PYADAS] = 0
-    if params[P_COLLECT]:
+    if param(params, P_COLLECT):
         m = mover_of(st, params, st[SEAT])
         flags = 0
         none_waiting = True
@@ -208,7 +208,7 @@ cdef inline void begin_phase(i32* st, i32* params) noexcept nogil:
         st[FLAGS] = flags
 
 
-cdef void end_turn(i32* st, i32* params, i32* ev, i32* evn) noexcept nogil:
+cdef void end_turn(i32* st, Params params, i32* ev, i32* evn) noexcept nogil:
     """Pass the turn on, skipping finished seats under ``skip`` (R-ORDER, R-FINISHED-SEAT)."""
     # Capture records are rare: most turns have no window to close.
     if st[REC_LEN]:
@@ -226,7 +226,7 @@ cdef void end_turn(i32* st, i32* params, i32* ev, i32* evn) noexcept nogil:
     emit(ev, evn, E_TURN, seat)
 
 
-cdef inline void fresh_turn(i32* st, i32* params) noexcept nogil:
+cdef inline void fresh_turn(i32* st, Params params) noexcept nogil:
     """Nothing of a turn in progress: the seat to play is about to throw (as
     :meth:`pachisi.rules._builder.Builder.end_turn_fields` and ``begin_phase``)."""
     st[THROW_K] = -1
@@ -253,9 +253,9 @@ cdef void _game_over(i32* st, i64 winner) noexcept nogil:
     st[SPLIT_USED] = 0
 
 
-cdef inline bint check_win(i32* st, i32* params, i32* ev, i32* evn) noexcept nogil:
+cdef inline bint check_win(i32* st, Params params, i32* ev, i32* evn) noexcept nogil:
     """R-TEAM-WIN / V-INDIVIDUAL-WIN: end the game the moment a side is home."""
-    if params[P_INDIVIDUAL]:
+    if param(params, P_INDIVIDUAL):
         for s in range(4):
             if seat_finished(st, s):
                 _game_over(st, s)
@@ -276,8 +276,8 @@ cdef void draw(i32* st, i32* ev, i32* evn) noexcept nogil:
     emit(ev, evn, E_DRAW)
 
 
-cdef inline bint seat_done(i32* st, i32* params) noexcept nogil:
+cdef inline bint seat_done(i32* st, Params params) noexcept nogil:
     """C.9: under ``skip`` the turn's seat, once finished, ends its turn at once."""
-    if params[P_LUDII] or params[P_FOR_PARTNER]:
+    if param(params, P_LUDII) or param(params, P_FOR_PARTNER):
         return False
     return seat_finished(st, st[SEAT])

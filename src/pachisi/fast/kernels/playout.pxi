@@ -22,13 +22,13 @@ cdef enum:
     HIT_REACH = 26
 
 
-cdef bint _friend(i32* params, i64 seat, i64 other) noexcept nogil:
-    if params[P_INDIVIDUAL]:
+cdef bint _friend(Params params, i64 seat, i64 other) noexcept nogil:
+    if param(params, P_INDIVIDUAL):
         return other == seat
     return other == seat or other == ((seat + 2) & 3)
 
 
-cdef double evaluate(i32* st, i32* params, double* weights, double* hit, i64 seat) noexcept nogil:
+cdef double evaluate(i32* st, Params params, double* weights, double* hit, i64 seat) noexcept nogil:
     """:meth:`pachisi.ai.bots.GreedyBot.evaluate`: the score of ``st`` for ``seat``'s side.
 
     ``hit[d]`` is the chance that one throw is worth ``d`` (0.02 where none is), for
@@ -51,7 +51,7 @@ cdef double evaluate(i32* st, i32* params, double* weights, double* hit, i64 sea
                 break
             sq = SQUARES[enemy][t]
             miss[sq] = miss[sq] * (1.0 - hit[d])
-    castles_protect = params[P_CASTLE] != 2
+    castles_protect = param(params, P_CASTLE) != 2
     score = 0.0
     for g in range(16):
         p = st[POS + g]
@@ -73,7 +73,7 @@ cdef double evaluate(i32* st, i32* params, double* weights, double* hit, i64 sea
     return score
 
 
-cdef i64 greedy_choice(i32* st, i32* params, double* weights, double* hit, i32* acts, i64 n, u32* mt, Work* work) noexcept nogil:
+cdef i64 greedy_choice(i32* st, Params params, double* weights, double* hit, i32* acts, i64 n, u32* mt, Work* work) noexcept nogil:
     """:meth:`pachisi.ai.bots.GreedyBot.choose`: the index of the action to play."""
     if n == 1:
         return 0
@@ -133,7 +133,7 @@ cdef void free_work(Work* work) noexcept nogil:
         free(work)
 
 
-cdef void _play(i32* st, i32* params, double p, double* weights, double* hit, i32* bots, u32* mt_throws, u32* mt_choices, i64 max_turns, i64 max_steps, i32* stats, Work* owned, i32* evn) noexcept nogil:
+cdef void _play(i32* st, Params params, double p, double* weights, double* hit, i32* bots, u32* mt_throws, u32* mt_choices, i64 max_turns, i64 max_steps, i32* stats, Work* owned, i32* evn) noexcept nogil:
     """Play ``st`` on to the end (or a cap): :func:`pachisi.simulate.play_game`.
 
     ``bots[seat]`` is the player of each seat; ``stats`` gets throws, actions and capture
@@ -148,8 +148,8 @@ cdef void _play(i32* st, i32* params, double p, double* weights, double* hit, i3
     work = owned
     ev = <i32*>NULL  # no events are kept
     evn[2] = 0
-    cowries = params[P_COWRIES]
-    half = params[P_HALF] == 1
+    cowries = param(params, P_COWRIES)
+    half = param(params, P_HALF) == 1
     throws = 0
     actions = 0
     # Whether R-DEADLOCK has been checked since anything it looks at last changed.
@@ -186,7 +186,7 @@ cdef void _play(i32* st, i32* params, double p, double* weights, double* hit, i3
     stats[2] = evn[1]
 
 
-cdef i64 c_play_many(i32* rows, i64 count, i32* params, double p, double* weights, double* hit, i32* bots, u32* mt_throws, u32* mt_choices, i64 max_turns, i64 max_steps, i32* stats) noexcept nogil:
+cdef i64 c_play_many(i32* rows, i64 count, Params params, double p, double* weights, double* hit, i32* bots, u32* mt_throws, u32* mt_choices, i64 max_turns, i64 max_steps, i32* stats) noexcept nogil:
     """:func:`_play` for every one of ``count`` rows of a batch, each with its own pair of
     generators (MT_SIZE words each); ``stats`` gets three values per game. The games share
     one set of buffers (nothing in them carries from one game to the next: the occupancy
@@ -207,7 +207,7 @@ cdef i64 c_play_many(i32* rows, i64 count, i32* params, double p, double* weight
     return 0
 
 
-cdef i64 c_play_seeded(i32* rows, i64 count, i64 first, i32* params, double p, double* weights, double* hit, i32* bots, i64 seed, i64 max_turns, i64 max_steps, i32* stats) noexcept nogil:
+cdef i64 c_play_seeded(i32* rows, i64 count, i64 first, Params params, double p, double* weights, double* hit, i32* bots, i64 seed, i64 max_turns, i64 max_steps, i32* stats) noexcept nogil:
     """:func:`_play` for every one of ``count`` rows, row ``j`` as game ``first + j`` of
     the playouts ``seed``: game ``i`` has two generators seeded from ``(seed, i)``
     (``seed_mt(splitmix64(seed * 2**20 + 2 i))`` for the throws, ``+ 1`` for the choices;

@@ -15,14 +15,14 @@ cdef enum:
     _MEMO_ORDER = 152
 
 
-cdef inline i64 team(i32* params, i64 seat) noexcept nogil:
+cdef inline i64 team(Params params, i64 seat) noexcept nogil:
     """R-TEAMS: seats 0+2 and 1+3 are partners; under V-INDIVIDUAL every seat is alone."""
-    if params[P_INDIVIDUAL]:
+    if param(params, P_INDIVIDUAL):
         return seat
     return seat & 1
 
 
-cdef inline i64 enemy_pieces(i32* params, i64 seat) noexcept nogil:
+cdef inline i64 enemy_pieces(Params params, i64 seat) noexcept nogil:
     """The pieces (bit ``4 * s + i``) of every seat ``s`` on another side than ``seat``'s
     (:func:`team`)."""
     mask = 0
@@ -32,20 +32,20 @@ cdef inline i64 enemy_pieces(i32* params, i64 seat) noexcept nogil:
     return mask
 
 
-cdef inline bint in_values(i32* params, i64 mask, i64 v) noexcept nogil:
+cdef inline bint in_values(Params params, i64 mask, i64 v) noexcept nogil:
     """Whether the throw value ``v`` is in the value set given as a mask over ``k``: the
     bit of ``v``'s slot, since a set's mask has the bits of every ``k`` that throws it."""
     slot = value_slot(params, v)
     return slot >= 0 and (mask >> slot) & 1 == 1
 
 
-cdef inline i64 value_slot(i32* params, i64 v) noexcept nogil:
+cdef inline i64 value_slot(Params params, i64 v) noexcept nogil:
     """The lowest ``k`` whose throw has the value ``v`` (-1 if none): the action codec's
     name for a value."""
     if 0 <= v < VALUE_SLOTS:
-        return <i64>(params[P_VALUE_SLOT + v])
-    for k in range(params[P_COWRIES] + 1):
-        if params[P_TABLE + k] == v:
+        return <i64>(param(params, P_VALUE_SLOT + v))
+    for k in range(param(params, P_COWRIES) + 1):
+        if param(params, P_TABLE + k) == v:
             return k
     return -1
 
@@ -65,9 +65,9 @@ cdef inline bint on_board(i32* st, i64 seat) noexcept nogil:
     return False
 
 
-cdef inline i64 mover_of(i32* st, i32* params, i64 seat) noexcept nogil:
+cdef inline i64 mover_of(i32* st, Params params, i64 seat) noexcept nogil:
     """The seat whose pieces ``seat``'s turn moves (V-PARTNER-THROWS)."""
-    if params[P_FOR_PARTNER] and not params[P_INDIVIDUAL] and seat_finished(st, seat):
+    if param(params, P_FOR_PARTNER) and not param(params, P_INDIVIDUAL) and seat_finished(st, seat):
         return (seat + 2) & 3
     return seat
 
@@ -81,14 +81,14 @@ cdef inline void _occupy(i32* occ_n, i32* occ, i64 g, i64 sq) noexcept nogil:
     occ_n[sq] = n + 1
 
 
-cdef inline void _fill(i32* st, i32* params, i32* occ_n, i32* occ, i64 only) noexcept nogil:
+cdef inline void _fill(i32* st, Params params, i32* occ_n, i32* occ, i64 only) noexcept nogil:
     """Clear the last fill, then fill the squares with pieces (only ``only``, if it is not
     -1), bottom to top under ``top_one``."""
     for j in range(occ_n[_USED]):
         occ_n[occ_n[_USED + 1 + j]] = 0
     occ_n[_USED] = 0
     occ_n[SPLIT_CACHE] = 0
-    top_one = params[P_TOP_ONE]
+    top_one = param(params, P_TOP_ONE)
     for j in range(st[ORDER_LEN] if top_one else 16):
         g = st[ORDER + j] if top_one else j
         p = st[POS + g]
@@ -98,13 +98,13 @@ cdef inline void _fill(i32* st, i32* params, i32* occ_n, i32* occ, i64 only) noe
                 _occupy(occ_n, occ, g, sq)
 
 
-cdef inline bint occupancy_fresh(i32* st, i32* params, i32* occ_n) noexcept nogil:
+cdef inline bint occupancy_fresh(i32* st, Params params, i32* occ_n) noexcept nogil:
     """Whether ``occ_n``/``occ`` already hold the whole occupancy of ``st``: they were
     filled (or kept up to date, :func:`relocate`) for a position with the same pieces on
     the same progress and, under ``top_one``, the same stack order, which is all the
     occupancy depends on. The test compares contents, so it holds for any row: a copy, a
     row of a batch, a row written from Python."""
-    top_one = params[P_TOP_ONE]
+    top_one = param(params, P_TOP_ONE)
     if occ_n[MEMO] != 1 + top_one:
         return False
     if not same_words16(st + POS, occ_n + _MEMO_POS):
@@ -118,17 +118,17 @@ cdef inline bint occupancy_fresh(i32* st, i32* params, i32* occ_n) noexcept nogi
     return True
 
 
-cdef inline void _remember(i32* st, i32* params, i32* occ_n) noexcept nogil:
+cdef inline void _remember(i32* st, Params params, i32* occ_n) noexcept nogil:
     """Record that ``occ_n``/``occ`` hold the whole occupancy of ``st`` as it is now."""
-    occ_n[MEMO] = 1 + params[P_TOP_ONE]
+    occ_n[MEMO] = 1 + param(params, P_TOP_ONE)
     memcpy(occ_n + _MEMO_POS, st + POS, 16 * sizeof(i32))
-    if params[P_TOP_ONE]:
+    if param(params, P_TOP_ONE):
         occ_n[_MEMO_ORDER_LEN] = st[ORDER_LEN]
         for j in range(st[ORDER_LEN]):
             occ_n[_MEMO_ORDER + j] = st[ORDER + j]
 
 
-cdef void occupancy(i32* st, i32* params, i32* occ_n, i32* occ) noexcept nogil:
+cdef void occupancy(i32* st, Params params, i32* occ_n, i32* occ) noexcept nogil:
     """Fill ``occ_n``/``occ``: the pieces on every square, bottom to top under ``top_one``;
     nothing to do when they hold ``st``'s already (:func:`occupancy_fresh`). The split
     cache is cleared either way: it also depends on more than the occupancy."""
@@ -139,7 +139,7 @@ cdef void occupancy(i32* st, i32* params, i32* occ_n, i32* occ) noexcept nogil:
     _remember(st, params, occ_n)
 
 
-cdef void occupancy_at(i32* st, i32* params, i32* occ_n, i32* occ, i64 sq) noexcept nogil:
+cdef void occupancy_at(i32* st, Params params, i32* occ_n, i32* occ, i64 sq) noexcept nogil:
     """:func:`occupancy` for the square ``sq`` alone, every other square reading as empty:
     all a landing there needs (:func:`landing` looks at its own square only), for a move
     whose scratch does not hold the whole occupancy already; a full fill follows before
@@ -186,14 +186,14 @@ cdef inline void _occupy_in_order(i32* occ_n, i32* occ, i64 g, i64 sq, bint top_
     occ_n[sq] = n + 1
 
 
-cdef inline void relocate(i32* st, i32* params, i32* occ_n, i32* occ, i64 seat, i64 moved, i64 frm, i64 captured, i64 sq) noexcept nogil:
+cdef inline void relocate(i32* st, Params params, i32* occ_n, i32* occ, i64 seat, i64 moved, i64 frm, i64 captured, i64 sq) noexcept nogil:
     """Keep a fresh occupancy (:func:`occupancy_fresh`) up to date after a move or an
     entry, instead of filling it again: ``seat``'s pieces ``moved`` (a mask over all 16)
     left progress ``frm`` (0: they were waiting) for the square ``sq`` (-1: home), and the
     pieces ``captured`` left ``sq``. ``st`` is the row after the move; the pieces arrive
     in the order a fill would put them."""
     cdef bint top_one
-    top_one = params[P_TOP_ONE] == 1
+    top_one = param(params, P_TOP_ONE) == 1
     if 0 < frm < HOME:
         left = SQUARES[seat][frm]
         bits = moved
@@ -222,19 +222,19 @@ cdef inline void relocate(i32* st, i32* params, i32* occ_n, i32* occ, i64 seat, 
             occ_n[_MEMO_ORDER + j] = st[ORDER + j]
 
 
-cdef inline bint stacking_allows(i32* params, i64 friendly, i64 sq) noexcept nogil:
+cdef inline bint stacking_allows(Params params, i64 friendly, i64 sq) noexcept nogil:
     """V-STACK-RESTRICTED: may ``friendly`` friendly pieces stand together on ``sq``."""
-    mode = params[P_STACKING]
+    mode = param(params, P_STACKING)
     if mode == 0 or friendly <= 1:
         return True
     if mode == 2:
         return False
     if mode == 1:
         return <bint>(CASTLE[sq])
-    return <bint>(params[P_STACK_SET + sq] == 1)
+    return <bint>(param(params, P_STACK_SET + sq) == 1)
 
 
-cdef bint _two_of_one_side(i32* params, i64 pieces) noexcept nogil:
+cdef bint _two_of_one_side(Params params, i64 pieces) noexcept nogil:
     seen = 0
     for g in range(16):
         if (pieces >> g) & 1:
@@ -245,7 +245,7 @@ cdef bint _two_of_one_side(i32* params, i64 pieces) noexcept nogil:
     return False
 
 
-cdef bint blockade_at(i32* params, i32* occ_n, i32* occ, i64 sq) noexcept nogil:
+cdef bint blockade_at(Params params, i32* occ_n, i32* occ, i64 sq) noexcept nogil:
     """V-BLOCKADE: two or more friendly pieces on a loop square."""
     n = occ_n[sq]
     if n < 2 or PRIVATE[sq]:
@@ -256,7 +256,7 @@ cdef bint blockade_at(i32* params, i32* occ_n, i32* occ, i64 sq) noexcept nogil:
     return _two_of_one_side(params, here)
 
 
-cdef bint passes_blockade(i32* params, i32* occ_n, i32* occ, i64 seat, i64 p, i64 t, bint lap) noexcept nogil:
+cdef bint passes_blockade(Params params, i32* occ_n, i32* occ, i64 seat, i64 p, i64 t, bint lap) noexcept nogil:
     """Whether a single piece moving from ``p`` to ``t`` passes over a blockade."""
     if lap:
         for q in range(p + 1, 76):
@@ -272,7 +272,7 @@ cdef bint passes_blockade(i32* params, i32* occ_n, i32* occ, i64 seat, i64 p, i6
     return False
 
 
-cdef i64 landing(i32* params, i32* occ_n, i32* occ, i64 seat, i64 n_moving, i64 sq) noexcept nogil:
+cdef i64 landing(Params params, i32* occ_n, i32* occ, i64 seat, i64 n_moving, i64 sq) noexcept nogil:
     """Resolve a landing on ``sq``: -1 if illegal, else the mask of the pieces it captures.
 
     R-MOVE item 4, R-CASTLE-BLOCK, R-CASTLE-SAFE, R-CAPTURE, V-STACK-RESTRICTED,
@@ -281,7 +281,7 @@ cdef i64 landing(i32* params, i32* occ_n, i32* occ, i64 seat, i64 n_moving, i64 
     return landing_inline(params, occ_n, occ, seat, n_moving, sq)
 
 
-cdef inline i64 landing_inline(i32* params, i32* occ_n, i32* occ, i64 seat, i64 n_moving, i64 sq) noexcept nogil:
+cdef inline i64 landing_inline(Params params, i32* occ_n, i32* occ, i64 seat, i64 n_moving, i64 sq) noexcept nogil:
     """:func:`landing`, inlined where every legal list asks it: a piece's move."""
     cdef bint blockaded
     n = occ_n[sq]
@@ -298,11 +298,11 @@ cdef inline i64 landing_inline(i32* params, i32* occ_n, i32* occ, i64 seat, i64 
     if n_enemies == 0:
         return 0
     castle = CASTLE[sq]
-    mode = params[P_CASTLE]
+    mode = param(params, P_CASTLE)
     if castle and mode == 0:
         return -1
     blockaded = (
-        params[P_BLOCKADE] == 1
+        param(params, P_BLOCKADE) == 1
         and blockade_at(params, occ_n, occ, sq)
         and _two_of_one_side(params, enemies)
     )
@@ -312,33 +312,76 @@ cdef inline i64 landing_inline(i32* params, i32* occ_n, i32* occ, i64 seat, i64 
         return 0
     if blockaded and castle:
         return -1
-    if params[P_STACK_IMMUNE] and n_moving == 1 and n_enemies >= 2:
+    if param(params, P_STACK_IMMUNE) and n_moving == 1 and n_enemies >= 2:
         return -1
-    if params[P_TOP_ONE]:
+    if param(params, P_TOP_ONE):
         top = occ[(sq) * OCC_DEPTH + (n - 1)]
         return ((<i64>1) << top) if team(params, top >> 2) != mine else 0
     return enemies
 
 
+cdef extern from *:
+    """
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
+    /* The pieces (a bitmask over g = 4 * seat + i) whose progress in pos[16] is one of
+       their seat's progresses on a square: at[s] or at[4 + s] (-1: none), a row of
+       SEAT_PROGRESS. With SSE2 (every x86-64) a seat's four pieces are compared at once. */
+    static inline int64_t pachisi_pieces_on(const int32_t* pos, const int32_t* at) {
+        int64_t on = 0;
+    #if defined(__SSE2__)
+        __m128i first = _mm_loadu_si128((const __m128i*)at);
+        __m128i again = _mm_loadu_si128((const __m128i*)(at + 4));
+        __m128i p, hit;
+    #define PACHISI_SEAT_ON(s, lane)                                                   \
+        p = _mm_loadu_si128((const __m128i*)(pos + 4 * (s)));                          \
+        hit = _mm_or_si128(_mm_cmpeq_epi32(p, _mm_shuffle_epi32(first, lane)),          \
+                           _mm_cmpeq_epi32(p, _mm_shuffle_epi32(again, lane)));         \
+        on |= (int64_t)_mm_movemask_ps(_mm_castsi128_ps(hit)) << (4 * (s));
+        PACHISI_SEAT_ON(0, 0x00)
+        PACHISI_SEAT_ON(1, 0x55)
+        PACHISI_SEAT_ON(2, 0xAA)
+        PACHISI_SEAT_ON(3, 0xFF)
+    #undef PACHISI_SEAT_ON
+    #else
+        for (int g = 0; g < 16; g++) {
+            if (pos[g] == at[g >> 2] || pos[g] == at[4 + (g >> 2)]) {
+                on |= (int64_t)1 << g;
+            }
+        }
+    #endif
+        return on;
+    }
+    """
+    # The pieces standing on a square (a bitmask over g), from their progress ``pos``
+    # (a row's POS) and the square's row of SEAT_PROGRESS.
+    i64 pieces_on "pachisi_pieces_on"(const i32* pos, const i32* at) nogil
+
+
 cdef i64 top_piece(i32* st, i64 sq) noexcept nogil:
     """The top piece on ``sq`` under a kept stack order (C.11), or -1: the last to arrive."""
+    # Which pieces stand there comes first, in a few instructions: most squares a piece
+    # lands on are empty, and then the stack order (up to 16 pieces) is not read at all.
+    on = pieces_on(st + POS, &SEAT_PROGRESS[sq][0])
+    if on == 0:
+        return -1
     for j in range(st[ORDER_LEN] - 1, -1, -1):
         g = st[ORDER + j]
-        p = st[POS + g]
-        if 0 < p < HOME and SQUARES[g >> 2][p] == sq:
+        if (on >> g) & 1:
             return <i64>(g)
     return -1
 
 
-cdef inline i64 credits(i32* st, i32* params, i64 seat) noexcept nogil:
-    if params[P_KBH] == 2 and not params[P_INDIVIDUAL]:
+cdef inline i64 credits(i32* st, Params params, i64 seat) noexcept nogil:
+    if param(params, P_KBH) == 2 and not param(params, P_INDIVIDUAL):
         return <i64>(st[KILLS + seat] + st[KILLS + ((seat + 2) & 3)])
     return <i64>(st[KILLS + seat])
 
 
-cdef inline bint may_go_home(i32* st, i32* params, i64 seat) noexcept nogil:
+cdef inline bint may_go_home(i32* st, Params params, i64 seat) noexcept nogil:
     """V-KILL-BEFORE-HOME: the final step needs a kill credit."""
-    return params[P_KBH] == 0 or credits(st, params, seat) >= 1
+    return param(params, P_KBH) == 0 or credits(st, params, seat) >= 1
 
 
 cdef inline i64 record_pieces(i32* st) noexcept nogil:
@@ -349,12 +392,12 @@ cdef inline i64 record_pieces(i32* st) noexcept nogil:
     return mask
 
 
-cdef inline bint seat_blocked(i32* st, i32* params, i64 seat) noexcept nogil:
+cdef inline bint seat_blocked(i32* st, Params params, i64 seat) noexcept nogil:
     """As :func:`pachisi.rules.deadlock.seat_blocked`."""
     cdef bint pooled
-    if params[P_KBH] == 0 or seat_finished(st, seat):
+    if param(params, P_KBH) == 0 or seat_finished(st, seat):
         return False
-    pooled = params[P_KBH] == 2 and not params[P_INDIVIDUAL]
+    pooled = param(params, P_KBH) == 2 and not param(params, P_INDIVIDUAL)
     partner = (seat + 2) & 3
     if st[KILLS + seat] or (pooled and st[KILLS + partner]):
         return False
@@ -364,7 +407,7 @@ cdef inline bint seat_blocked(i32* st, i32* params, i64 seat) noexcept nogil:
             capturer = True
     if not capturer:
         return True
-    limit = 76 if params[P_CASTLE] == 2 else 75
+    limit = 76 if param(params, P_CASTLE) == 2 else 75
     mine = team(params, seat)
     for g in range(16):
         if team(params, g >> 2) != mine and st[POS + g] <= limit:
@@ -372,10 +415,10 @@ cdef inline bint seat_blocked(i32* st, i32* params, i64 seat) noexcept nogil:
     return True
 
 
-cdef inline bint every_side_blocked(i32* st, i32* params) noexcept nogil:
-    if params[P_KBH] == 0:
+cdef inline bint every_side_blocked(i32* st, Params params) noexcept nogil:
+    if param(params, P_KBH) == 0:
         return False
-    if params[P_INDIVIDUAL]:
+    if param(params, P_INDIVIDUAL):
         for s in range(4):
             if not seat_blocked(st, params, s):
                 return False

@@ -41,7 +41,7 @@ cdef inline i64 _reach(i32* st, i64 m, i64 used) noexcept nogil:
     return total
 
 
-cdef inline i64 _split_parts(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 v, i64 left, i32* out, i64 n, bint first_only, Pool* pool, i64 pieces) noexcept nogil:
+cdef inline i64 _split_parts(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 v, i64 left, i32* out, i64 n, bint first_only, Pool* pool, i64 pieces) noexcept nogil:
     """Parts of ``left`` steps (of the throw ``v``) that still lead to a full split.
 
     ``first_only``: the first parts of a new split, which are shorter than the throw.
@@ -58,7 +58,7 @@ cdef inline i64 _split_parts(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, 
     )
 
 
-cdef inline bint parts_independent(i32* params, i64 v) noexcept nogil:
+cdef inline bint parts_independent(Params params, i64 v) noexcept nogil:
     """Whether one part of a split throw can never change whether another part is legal.
 
     A part is a single piece's ordinary move (R-MOVE). With every friendly stack allowed
@@ -73,9 +73,9 @@ cdef inline bint parts_independent(i32* params, i64 v) noexcept nogil:
     product of two of them must not overflow (:func:`_spread`).
     """
     return (
-        params[P_STACKING] == 0
-        and not params[P_BLOCKADE]
-        and not (params[P_TOP_ONE] and params[P_KBH])
+        param(params, P_STACKING) == 0
+        and not param(params, P_BLOCKADE)
+        and not (param(params, P_TOP_ONE) and param(params, P_KBH))
         and v <= 31
     )
 
@@ -132,7 +132,7 @@ cdef inline i64 _offset(i64 t, i64 p, i64 most) noexcept nogil:
     return 0
 
 
-cdef inline void _parts(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 used, i64 wide) noexcept nogil:
+cdef inline void _parts(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 used, i64 wide) noexcept nogil:
     """Cache the parts of at most ``wide`` steps each piece of ``m`` may take now, as masks
     over steps: plain landings, landings that capture, and the part that takes it home
     (none for a piece not on the board or already used).
@@ -201,7 +201,7 @@ cdef inline void _parts(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 u
         occ_n[_HOMES + j] = ((<i64>1) << (HOME - p)) if p > 0 and HOME - p <= wide else 0
 
 
-cdef void _fill_split_cache(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 wide, i64 pieces) noexcept nogil:
+cdef void _fill_split_cache(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 wide, i64 pieces) noexcept nogil:
     """Cache, for the position of this occupancy and rests of up to ``wide`` steps, every
     unused piece's parts (plain, capturing, home) and, for each of ``pieces`` (the unused
     ones, :func:`movable`), the totals the other pieces can make: all of them (``total``),
@@ -247,7 +247,7 @@ cdef void _fill_split_cache(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i
     occ_n[SPLIT_CACHE] = wide
 
 
-cdef inline i64 split_parts_by_sums(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 v, i64 left, i32* out, i64 n, bint first_only, i64 pieces) noexcept nogil:
+cdef inline i64 split_parts_by_sums(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 v, i64 left, i32* out, i64 n, bint first_only, i64 pieces) noexcept nogil:
     """:func:`split_parts_by_search`'s answer where parts are independent
     (:func:`parts_independent`): the rest of a throw can be shared out exactly when it is a
     sum of allowed parts of distinct unused pieces, with a part home (which needs a kill
@@ -309,7 +309,7 @@ cdef inline i64 split_parts_by_sums(i32* st, i32* params, i32* occ_n, i32* occ, 
     return n
 
 
-cdef i64 split_parts_by_search(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 v, i64 left, i32* out, i64 n, bint first_only, Pool* pool, i64 pieces) noexcept nogil:
+cdef i64 split_parts_by_search(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 v, i64 left, i32* out, i64 n, bint first_only, Pool* pool, i64 pieces) noexcept nogil:
     """:func:`_split_parts` by playing the parts out: each candidate part is made on a copy
     and the rest searched depth first (:func:`_completable`)."""
     cdef bint starting
@@ -343,7 +343,7 @@ cdef i64 split_parts_by_search(i32* st, i32* params, i32* occ_n, i32* occ, i64 m
     return n
 
 
-cdef bint _completes_directly(i32* st, i32* params, i32* occ_n, i32* occ, i64 m, i64 i, i64 k, i64 left) noexcept nogil:
+cdef bint _completes_directly(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 i, i64 k, i64 left) noexcept nogil:
     """Quick sufficient test: after a capture-free part, one other piece takes the rest.
 
     The moved piece's square is patched in the occupancy, then put back as it was.
@@ -381,7 +381,7 @@ cdef bint _completes_directly(i32* st, i32* params, i32* occ_n, i32* occ, i64 m,
     return result
 
 
-cdef void _after_part(i32* st, i32* params, i64 m, i64 i, i64 k, i64 left, Pool* pool, i64 d) noexcept nogil:
+cdef void _after_part(i32* st, Params params, i64 m, i64 i, i64 k, i64 left, Pool* pool, i64 d) noexcept nogil:
     """Level ``d`` of the pool becomes ``st`` after piece ``i`` of ``m`` takes ``k`` steps."""
     after = pool.rows[d]
     for q in range(STATE_SIZE):
@@ -394,7 +394,7 @@ cdef void _after_part(i32* st, i32* params, i64 m, i64 i, i64 k, i64 left, Pool*
     after[SPLIT_USED] |= (<i64>1) << i
 
 
-cdef void _open(i32* params, i64 m, Pool* pool, i64 d, i64 left) noexcept nogil:
+cdef void _open(Params params, i64 m, Pool* pool, i64 d, i64 left) noexcept nogil:
     """Start searching level ``d``: its occupancy, and its candidates from the first."""
     st = pool.rows[d]
     meta = pool.meta[d]
@@ -412,7 +412,7 @@ cdef void _open(i32* params, i64 m, Pool* pool, i64 d, i64 left) noexcept nogil:
     meta[_NEXT] = 0
 
 
-cdef bint _completable(i32* params, i64 m, i64 left, Pool* pool, i64 d0) noexcept nogil:
+cdef bint _completable(Params params, i64 m, i64 left, Pool* pool, i64 d0) noexcept nogil:
     """Whether the remaining ``left`` steps of level ``d0``'s state can be shared among its
     unused pieces: a depth-first search, one pool level per piece that takes a part
     (numba cannot cache a recursive function, so the stack is the pool)."""

@@ -7,11 +7,11 @@
 # (:mod:`pachisi.fast._frozen`) asks the same code what a single throw would give a seat.
 
 
-cdef inline i64 _run_class(i32* params, i64 v) noexcept nogil:
+cdef inline i64 _run_class(Params params, i64 v) noexcept nogil:
     """The triple-cancel class of a value, as :meth:`Ruleset.run_class`."""
-    if params[P_TRIPLE] == 2:
+    if param(params, P_TRIPLE) == 2:
         return v
-    if in_values(params, params[P_BIG], v):
+    if in_values(params, param(params, P_BIG), v):
         return 1
     if v == 7:
         return 2
@@ -20,7 +20,7 @@ cdef inline i64 _run_class(i32* params, i64 v) noexcept nogil:
     return 0
 
 
-cdef inline void _advance_run(i32* st, i32* params, i64 v) noexcept nogil:
+cdef inline void _advance_run(i32* st, Params params, i64 v) noexcept nogil:
     key = _run_class(params, v)
     if key == 0:
         st[RUN_KEY] = 0
@@ -32,30 +32,30 @@ cdef inline void _advance_run(i32* st, i32* params, i64 v) noexcept nogil:
         st[RUN_LEN] = 1
 
 
-cdef inline void throw(i32* st, i32* params, i64 k, i32* ev, i32* evn) noexcept nogil:
-    v = params[P_TABLE + k]
+cdef inline void throw(i32* st, Params params, i64 k, i32* ev, i32* evn) noexcept nogil:
+    v = param(params, P_TABLE + k)
     seat = st[SEAT]
     if st[STAGE] == THROW_OFF_STAGE:
         _throw_off(st, params, k, v, ev, evn)
         return
-    if params[P_COLLECT] and st[ITEMS_LEN] >= MAX_ITEMS:
+    if param(params, P_COLLECT) and st[ITEMS_LEN] >= MAX_ITEMS:
         # Far beyond almost any real series: the row cannot hold another item, so the
         # throw is left unapplied, and noted, for the caller to go on in the reference
         # engine with the very same throw (pachisi.ai.playouts).
         st[OVERFLOW] = 1 + k
         return
     emit(ev, evn, E_THROW, seat, -1, -1, -1, v, 0, k)
-    if params[P_COLLECT]:
+    if param(params, P_COLLECT):
         _collect_throw(st, params, v, ev, evn)
         return
     m = mover_of(st, params, seat)
     if (v == 7 or v == 14) and not on_board(st, m):
         # V-7-14-NEEDS-PIECE: no value; void ends the turn, rethrow_only throws again.
         emit(ev, evn, E_VOID, seat, -1, -1, -1, v)
-        if not params[P_714_RETHROW]:
+        if not param(params, P_714_RETHROW):
             end_turn(st, params, ev, evn)
         return
-    if params[P_TRIPLE]:
+    if param(params, P_TRIPLE):
         key, length = st[RUN_KEY], st[RUN_LEN]
         _advance_run(st, params, v)
         if st[RUN_LEN] >= 3:
@@ -65,21 +65,21 @@ cdef inline void throw(i32* st, i32* params, i64 k, i32* ev, i32* evn) noexcept 
             end_turn(st, params, ev, evn)
             return
     pyadas = 0
-    if params[P_PYADA] and in_values(params, params[P_PYADA_VALUES], v):
+    if param(params, P_PYADA) and in_values(params, param(params, P_PYADA_VALUES), v):
         none_waiting = True
         for i in range(4):
             if st[POS + 4 * m + i] == 0:
                 none_waiting = False
-        if params[P_PYADA_ALWAYS] or none_waiting:
+        if param(params, P_PYADA_ALWAYS) or none_waiting:
             pyadas = 1
     st[STAGE] = ACT_STAGE
     st[THROW_K] = k
-    st[AGAIN] = 1 if in_values(params, params[P_REROLL], v) else 0
+    st[AGAIN] = 1 if in_values(params, param(params, P_REROLL), v) else 0
     st[CAPTURED] = 0
     st[PYADAS] = pyadas
 
 
-cdef void _throw_off(i32* st, i32* params, i64 k, i64 v, i32* ev, i32* evn) noexcept nogil:
+cdef void _throw_off(i32* st, Params params, i64 k, i64 v, i32* ev, i32* evn) noexcept nogil:
     """R-ORDER: every seat throws; the highest value begins; ties throw again."""
     seat = st[SEAT]
     st[THROWOFF + seat] = v
@@ -111,35 +111,35 @@ cdef void _throw_off(i32* st, i32* params, i64 k, i64 v, i32* ev, i32* evn) noex
     begin_phase(st, params)
 
 
-cdef inline void _collect_throw(i32* st, i32* params, i64 v, i32* ev, i32* evn) noexcept nogil:
+cdef inline void _collect_throw(i32* st, Params params, i64 v, i32* ev, i32* evn) noexcept nogil:
     """One throw of a throwing phase in collect mode (C.10b step 2)."""
     seat = st[SEAT]
     if (v == 7 or v == 14) and not st[FLAGS] & HAS_PIECE:
         emit(ev, evn, E_VOID, seat, -1, -1, -1, v)
-        if not params[P_714_RETHROW]:
+        if not param(params, P_714_RETHROW):
             end_throwing(st, params, ev, evn)
         return
     n = st[ITEMS_LEN]
     st[ITEMS + n] = v
     st[ITEMS_LEN] = n + 1
-    if params[P_TRIPLE]:
+    if param(params, P_TRIPLE):
         _advance_run(st, params, v)
         if st[RUN_LEN] >= 3:
             emit(ev, evn, E_CANCEL, seat, -1, -1, -1, v)
-            st[ITEMS_LEN] = 0 if params[P_SCOPE_TURN] else n + 1 - 3
+            st[ITEMS_LEN] = 0 if param(params, P_SCOPE_TURN) else n + 1 - 3
             end_throwing(st, params, ev, evn)
             return
-    if not in_values(params, params[P_REROLL], v):
+    if not in_values(params, param(params, P_REROLL), v):
         end_throwing(st, params, ev, evn)
 
 
-cdef void end_throwing(i32* st, i32* params, i32* ev, i32* evn) noexcept nogil:
+cdef void end_throwing(i32* st, Params params, i32* ev, i32* evn) noexcept nogil:
     """Close the throwing phase: count pyadas, then spend or pass the turn (C.10b 3-4)."""
     st[PYADAS] = 0
-    if params[P_PYADA] and (params[P_PYADA_ALWAYS] or st[FLAGS] & NONE_WAITING):
+    if param(params, P_PYADA) and (param(params, P_PYADA_ALWAYS) or st[FLAGS] & NONE_WAITING):
         count = 0
         for q in range(st[ITEMS_LEN]):
-            if in_values(params, params[P_PYADA_VALUES], st[ITEMS + q]):
+            if in_values(params, param(params, P_PYADA_VALUES), st[ITEMS + q]):
                 count += 1
         st[PYADAS] = count
         if count:
