@@ -13,6 +13,10 @@
 cdef inline void emit(i32* ev, i32* evn, i64 kind, i64 seat = -1, i64 piece = -1, i64 frm = -1, i64 to = -1, i64 value = 0, i64 pieces = 0, i64 k = -1) noexcept nogil:
     if kind == E_CAPTURE:
         evn[1] += 1
+    # No buffer, no events (its length is then 0): a caller that passes NULL lets the C
+    # compiler drop the rest wherever this is inlined into it (playouts, learners' steps).
+    if ev == NULL:
+        return
     n = evn[0]
     if n < evn[2]:
         ev[(n) * EVENT_FIELDS + (0)] = kind

@@ -140,7 +140,7 @@ cdef void _play(i32* st, Params params, double p, double* weights, double* hit, 
     events. The game stops early if it overflows its row (``OVERFLOW``). ``owned`` and
     ``evn`` are the caller's buffers (:func:`new_work`, the event counts, which the caller
     zeroes)."""
-    cdef bint half
+    cdef bint half, greedy
     occ_n = owned.occ_n
     occ = owned.occ
     acts = owned.acts
@@ -152,6 +152,11 @@ cdef void _play(i32* st, Params params, double p, double* weights, double* hit, 
     half = param(params, P_HALF) == 1
     throws = 0
     actions = 0
+    # Whether any seat's player is greedy: if none is, a choice is one draw, without
+    # asking whose turn it is.
+    greedy = False
+    for seat in range(4):
+        greedy = greedy or bots[seat] == GREEDY_BOT
     # Whether R-DEADLOCK has been checked since anything it looks at last changed.
     settled = False
     while (
@@ -174,7 +179,7 @@ cdef void _play(i32* st, Params params, double p, double* weights, double* hit, 
             throws += 1
             continue
         n = legal_inline(st, params, occ_n, occ, acts, pool)
-        if bots[st[SEAT]] == GREEDY_BOT:
+        if greedy and bots[st[SEAT]] == GREEDY_BOT:
             j = greedy_choice(st, params, weights, hit, acts, n, mt_choices, work)
         else:
             j = randbelow(mt_choices, n)
