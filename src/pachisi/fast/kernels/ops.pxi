@@ -38,38 +38,6 @@ cdef void _drop_record(i32* st, i64 r) noexcept nogil:
     st[REC_LEN] = last
 
 
-cdef extern from *:
-    """
-    #if defined(__SSE2__)
-    #include <emmintrin.h>
-    #endif
-    /* The place of the first of the n (0..16) words of a[16] equal to v, or -1. With SSE2
-       (every x86-64) all 16 are compared at once: where the piece stands in the stack
-       order is as good as random, and a loop that stops there mispredicts its end. */
-    static inline int64_t pachisi_find16(const int32_t* a, int64_t v, int64_t n) {
-    #if defined(__SSE2__)
-        __m128i x = _mm_set1_epi32((int32_t)v);
-        int m = 0;
-        for (int q = 0; q < 4; q++) {
-            __m128i w = _mm_loadu_si128((const __m128i*)(a + 4 * q));
-            m |= _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(w, x))) << (4 * q);
-        }
-        m &= (1 << n) - 1;
-        return m ? __builtin_ctz((unsigned)m) : -1;
-    #else
-        for (int64_t j = 0; j < n; j++) {
-            if (a[j] == v) {
-                return j;
-            }
-        }
-        return -1;
-    #endif
-    }
-    """
-    # Where ``v`` first stands among the ``n`` (0..16) words of ``a`` (16 words), or -1.
-    i64 find16 "pachisi_find16"(const i32* a, i64 v, i64 n) nogil
-
-
 cdef void left_square(i32* st, Params params, i64 g) noexcept nogil:
     """A piece moved: it no longer stands where it captured (V-RECAPTURE-ANNUL)."""
     bit = (<i64>1) << g

@@ -15,6 +15,71 @@ cdef enum:
     _MEMO_ORDER = 152
 
 
+# Searches of a handful of words, made side by side where the machine can.
+cdef extern from *:
+    """
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
+    /* The pieces (a bitmask over g = 4 * seat + i) whose progress in pos[16] is one of
+       their seat's progresses on a square: at[s] or at[4 + s] (-1: none), a row of
+       SEAT_PROGRESS. With SSE2 (every x86-64) a seat's four pieces are compared at once. */
+    static inline int64_t pachisi_pieces_on(const int32_t* pos, const int32_t* at) {
+        int64_t on = 0;
+    #if defined(__SSE2__)
+        __m128i first = _mm_loadu_si128((const __m128i*)at);
+        __m128i again = _mm_loadu_si128((const __m128i*)(at + 4));
+        __m128i p, hit;
+    #define PACHISI_SEAT_ON(s, lane)                                                   \
+        p = _mm_loadu_si128((const __m128i*)(pos + 4 * (s)));                          \
+        hit = _mm_or_si128(_mm_cmpeq_epi32(p, _mm_shuffle_epi32(first, lane)),          \
+                           _mm_cmpeq_epi32(p, _mm_shuffle_epi32(again, lane)));         \
+        on |= (int64_t)_mm_movemask_ps(_mm_castsi128_ps(hit)) << (4 * (s));
+        PACHISI_SEAT_ON(0, 0x00)
+        PACHISI_SEAT_ON(1, 0x55)
+        PACHISI_SEAT_ON(2, 0xAA)
+        PACHISI_SEAT_ON(3, 0xFF)
+    #undef PACHISI_SEAT_ON
+    #else
+        for (int g = 0; g < 16; g++) {
+            if (pos[g] == at[g >> 2] || pos[g] == at[4 + (g >> 2)]) {
+                on |= (int64_t)1 << g;
+            }
+        }
+    #endif
+        return on;
+    }
+    /* The place of the first of the n (0..16) words of a[16] equal to v, or -1. With SSE2
+       (every x86-64) all 16 are compared at once: where a piece stands in the stack order,
+       or a square in the list of those with pieces, is as good as random, and a loop that
+       stops there mispredicts its end. */
+    static inline int64_t pachisi_find16(const int32_t* a, int64_t v, int64_t n) {
+    #if defined(__SSE2__)
+        __m128i x = _mm_set1_epi32((int32_t)v);
+        int m = 0;
+        for (int q = 0; q < 4; q++) {
+            __m128i w = _mm_loadu_si128((const __m128i*)(a + 4 * q));
+            m |= _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(w, x))) << (4 * q);
+        }
+        m &= (1 << n) - 1;
+        return m ? __builtin_ctz((unsigned)m) : -1;
+    #else
+        for (int64_t j = 0; j < n; j++) {
+            if (a[j] == v) {
+                return j;
+            }
+        }
+        return -1;
+    #endif
+    }
+    """
+    # The pieces standing on a square (a bitmask over g), from their progress ``pos``
+    # (a row's POS) and the square's row of SEAT_PROGRESS.
+    i64 pieces_on "pachisi_pieces_on"(const i32* pos, const i32* at) nogil
+    # Where ``v`` first stands among the ``n`` (0..16) words of ``a`` (16 words), or -1.
+    i64 find16 "pachisi_find16"(const i32* a, i64 v, i64 n) nogil
+
+
 cdef inline i64 team(Params params, i64 seat) noexcept nogil:
     """R-TEAMS: seats 0+2 and 1+3 are partners; under V-INDIVIDUAL every seat is alone."""
     if param(params, P_INDIVIDUAL):
@@ -51,10 +116,10 @@ cdef inline i64 value_slot(Params params, i64 v) noexcept nogil:
 
 
 cdef inline bint seat_finished(i32* st, i64 seat) noexcept nogil:
-    for i in range(4):
-        if st[POS + 4 * seat + i] != HOME:
-            return False
-    return True
+    # All four compared, with no early exit: which piece is the first not home is as good
+    # as random, and a loop that stopped there would mispredict its end.
+    p = st + POS + 4 * seat
+    return ((p[0] == HOME) & (p[1] == HOME) & (p[2] == HOME) & (p[3] == HOME)) != 0
 
 
 cdef inline bint on_board(i32* st, i64 seat) noexcept nogil:
@@ -163,10 +228,10 @@ cdef inline void _unoccupy(i32* occ_n, i32* occ, i64 g, i64 sq) noexcept nogil:
     occ_n[sq] = n - 1
     if n == 1:
         used = occ_n[_USED]
-        for q in range(used):
-            if occ_n[_USED + 1 + q] == sq:
-                occ_n[_USED + 1 + q] = occ_n[_USED + used]
-                break
+        # At most 16 squares have pieces.
+        q = find16(occ_n + _USED + 1, sq, used)
+        if q >= 0:
+            occ_n[_USED + 1 + q] = occ_n[_USED + used]
         occ_n[_USED] = used - 1
 
 
@@ -318,45 +383,6 @@ cdef inline i64 landing_inline(Params params, i32* occ_n, i32* occ, i64 seat, i6
         top = occ[(sq) * OCC_DEPTH + (n - 1)]
         return ((<i64>1) << top) if team(params, top >> 2) != mine else 0
     return enemies
-
-
-cdef extern from *:
-    """
-    #if defined(__SSE2__)
-    #include <emmintrin.h>
-    #endif
-    /* The pieces (a bitmask over g = 4 * seat + i) whose progress in pos[16] is one of
-       their seat's progresses on a square: at[s] or at[4 + s] (-1: none), a row of
-       SEAT_PROGRESS. With SSE2 (every x86-64) a seat's four pieces are compared at once. */
-    static inline int64_t pachisi_pieces_on(const int32_t* pos, const int32_t* at) {
-        int64_t on = 0;
-    #if defined(__SSE2__)
-        __m128i first = _mm_loadu_si128((const __m128i*)at);
-        __m128i again = _mm_loadu_si128((const __m128i*)(at + 4));
-        __m128i p, hit;
-    #define PACHISI_SEAT_ON(s, lane)                                                   \
-        p = _mm_loadu_si128((const __m128i*)(pos + 4 * (s)));                          \
-        hit = _mm_or_si128(_mm_cmpeq_epi32(p, _mm_shuffle_epi32(first, lane)),          \
-                           _mm_cmpeq_epi32(p, _mm_shuffle_epi32(again, lane)));         \
-        on |= (int64_t)_mm_movemask_ps(_mm_castsi128_ps(hit)) << (4 * (s));
-        PACHISI_SEAT_ON(0, 0x00)
-        PACHISI_SEAT_ON(1, 0x55)
-        PACHISI_SEAT_ON(2, 0xAA)
-        PACHISI_SEAT_ON(3, 0xFF)
-    #undef PACHISI_SEAT_ON
-    #else
-        for (int g = 0; g < 16; g++) {
-            if (pos[g] == at[g >> 2] || pos[g] == at[4 + (g >> 2)]) {
-                on |= (int64_t)1 << g;
-            }
-        }
-    #endif
-        return on;
-    }
-    """
-    # The pieces standing on a square (a bitmask over g), from their progress ``pos``
-    # (a row's POS) and the square's row of SEAT_PROGRESS.
-    i64 pieces_on "pachisi_pieces_on"(const i32* pos, const i32* at) nogil
 
 
 cdef i64 top_piece(i32* st, i64 sq) noexcept nogil:
