@@ -119,14 +119,12 @@ def legal_actions(i32[::1] st, const i32[::1] params, Scratch scratch):
     cdef i32* pp = <i32*>&params[0]
     cdef i64 spec = specialization(pp)
     with nogil:
-        if spec == SPEC_LUDII:
-            if row[STAGE] != OVER_STAGE and row[STAGE] != THROW_STAGE and row[STAGE] != THROW_OFF_STAGE:
+        if row[STAGE] != OVER_STAGE and row[STAGE] != THROW_STAGE and row[STAGE] != THROW_OFF_STAGE:
+            if spec == SPEC_LUDII:
                 n = c_legal_actions(row, <LudiiParams>pp, w.occ_n, w.occ, w.acts, w.pool)
-        elif spec == SPEC_CLASSIC:
-            if row[STAGE] != OVER_STAGE and row[STAGE] != THROW_STAGE and row[STAGE] != THROW_OFF_STAGE:
+            elif spec == SPEC_CLASSIC:
                 n = c_legal_actions(row, <ClassicParams>pp, w.occ_n, w.occ, w.acts, w.pool)
-        else:
-            if row[STAGE] != OVER_STAGE and row[STAGE] != THROW_STAGE and row[STAGE] != THROW_OFF_STAGE:
+            else:
                 n = c_legal_actions(row, pp, w.occ_n, w.occ, w.acts, w.pool)
     out = np.empty(n, dtype=np.int32)
     cdef i32[::1] view = out

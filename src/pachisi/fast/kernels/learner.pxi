@@ -174,9 +174,10 @@ cdef inline i64 player_of(i32* st) noexcept nogil:
 
 cdef bint c_learner_step(Learners* L, Params params, i64 count, Work* work) noexcept nogil:
     """Every game's step to the learner's next decision (see the top of this file), under
-    the parameters ``params``: ``gained[b]`` gets the rewards of seat ``L.seat`` the step brought, ``steps[b]``
-    counts the actions, ``rewards`` holds the last action's as after c_step_batch (0 in a
-    game where none was applied). True if a game's row overflowed (OVERFLOW)."""
+    the parameters ``params``: ``gained[b]`` gets the rewards of seat ``L.seat`` the step
+    brought, ``steps[b]`` counts the actions, ``rewards`` holds the last action's as after
+    c_step_batch (0 in a game where none was applied). True if a game's row overflowed
+    (OVERFLOW)."""
     cdef i32 evn[3]
     memset(evn, 0, sizeof(evn))
     cdef i64 n, j, who, key
