@@ -57,9 +57,19 @@ cdef struct Learners:
 # Reading ahead: a game's row and generators are far apart in memory and seldom in cache,
 # and every game waits on them in turn; asking for the next games' lines early overlaps
 # those waits with this game's work.
+#
+# GCC treats __builtin_prefetch as free of side effects: a function that only prefetches
+# is taken as pure, and a call to it whose (void) result nobody uses is deleted. That is
+# what became of read_ahead, which is not inlined: its prefetches were never in the
+# binary. On x86-64 the prefetch is an asm statement the compiler must keep.
 cdef extern from *:
     """
+    #if defined(__x86_64__) && defined(__GNUC__)
+    #define pachisi_prefetch(p) \
+        __asm__ __volatile__("prefetcht0 %0" : : "m"(*(const char*)(p)))
+    #else
     #define pachisi_prefetch(p) __builtin_prefetch((const void*)(p))
+    #endif
     """
     void prefetch "pachisi_prefetch"(const void* p) nogil
 
@@ -111,7 +121,7 @@ cdef extern from *:
     size_t stream_bytes_c "pachisi_stream_bytes"() nogil
 
 
-cdef void read_ahead(Learners* L, i64 b, i64 count) noexcept nogil:
+cdef inline void read_ahead(Learners* L, i64 b, i64 count) noexcept nogil:
     """Ask for the memory game ``b + 1`` will read first (where its generators stand, the
     ids its mask has set) and the rows and generator positions of game ``b + 2``."""
     cdef u32* mt
