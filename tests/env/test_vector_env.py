@@ -278,6 +278,39 @@ def test_copy_false_takes_back_the_arrays_the_caller_let_go() -> None:
     assert np.array_equal(view, before)
 
 
+def test_copy_true_takes_back_only_arrays_let_go_and_writes_them_whole() -> None:
+    """With ``copy=True`` the arrays are writable and the caller's own. Those it lets go
+    are taken back and written whole: whatever it wrote into them before letting go
+    leaves no trace (the run equals ``copy=False``'s), and those it holds are never
+    written."""
+    envs = PachisiVectorEnv(5, "classic", max_steps=150)
+    twin = PachisiVectorEnv(5, "classic", max_steps=150, copy=False)
+    obs, _ = envs.reset(seed=8)
+    other, _ = twin.reset(seed=8)
+    rng = np.random.default_rng(8)
+    kept: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    handed: list[weakref.ref[npt.NDArray[np.float32]]] = []
+    taken_back = 0
+    for step in range(200):
+        assert np.array_equal(obs["observation"], other["observation"]), step
+        assert np.array_equal(obs["action_mask"], other["action_mask"]), step
+        assert obs["observation"].flags.writeable and obs["action_mask"].flags.writeable
+        handed.append(weakref.ref(obs["observation"]))
+        actions = _random_actions(obs, rng)
+        if step % 30 == 0:
+            kept.append((obs, {k: v.copy() for k, v in obs.items()}))
+        else:  # scribbled over, then let go
+            obs["observation"][...] = 7.0
+            obs["action_mask"][...] = 1
+        obs, *_ = envs.step(actions)
+        other, *_ = twin.step(actions)
+        taken_back += any(ref() is obs["observation"] for ref in handed)
+    for held, copied in kept:
+        assert all(np.array_equal(held[k], copied[k]) for k in copied)
+    # Two sets in turn, and a new one where the older was still held.
+    assert taken_back >= 200 - 2 * len(kept) - 2
+
+
 def test_make_vec_passes_copy_false() -> None:
     envs = gym.make_vec(ENV_ID, num_envs=3, copy=False)
     obs, _ = envs.reset(seed=0)

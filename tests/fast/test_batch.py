@@ -100,6 +100,30 @@ def test_an_illegal_action_is_an_error_and_changes_nothing() -> None:
     assert np.array_equal(batch.rows, before)
 
 
+def test_first_illegal_names_the_first_bad_game_among_those_asked_about() -> None:
+    """The compiled check before any game changes: the first game of ``games`` whose
+    action is outside the ids or not set in its mask; games left out are not looked at,
+    and an action too large for 64 bits is outside too."""
+    batch = B.init(get_ruleset("classic"), 5, seed=3)
+    legal = batch.legal_action_mask.argmax(axis=1)
+    every = np.ones(5, dtype=np.bool_)
+    assert B.first_illegal(batch, legal, every) == -1
+    acts = legal.copy()
+    acts[3] = int(np.flatnonzero(~batch.legal_action_mask[3])[0])
+    acts[4] = -1
+    assert B.first_illegal(batch, acts, every) == 3
+    assert B.first_illegal(batch, acts, every & (np.arange(5) != 3)) == 4
+    assert B.first_illegal(batch, acts, np.arange(5) < 3) == -1
+    for outside in (B.NUM_ACTIONS, 2**40):
+        acts = legal.copy()
+        acts[1] = outside
+        assert B.first_illegal(batch, acts, every) == 1
+    huge = legal.astype(np.uint64)
+    huge[0] = np.uint64(2**64 - 1)
+    assert B.first_illegal(batch, huge, every) == 0
+    assert B.first_illegal(batch, legal.astype(np.int16), every) == -1
+
+
 def test_explicit_throws_are_checked() -> None:
     batch = B.init(get_ruleset("classic"), 2, chance="explicit")
     with pytest.raises(IllegalActionError, match=r"0\.\.6"):

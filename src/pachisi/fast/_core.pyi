@@ -142,6 +142,7 @@ def advance_batch(
     seat: int,
     gained: _Singles,
 ) -> None: ...
+def first_illegal(masks: _Bytes, actions: npt.NDArray[np.int64], games: _Bytes) -> int: ...
 def learner_step(
     rows: _Ints,
     params: _Ints,

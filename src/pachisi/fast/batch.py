@@ -51,6 +51,7 @@ __all__ = [
     "LearnerView",
     "advance",
     "choose",
+    "first_illegal",
     "from_states",
     "init",
     "learner_step",
@@ -285,18 +286,16 @@ def step(
     if active.shape != (batch.size,) or active.dtype != np.bool_:
         raise ValueError(f"where needs one bool per game ({batch.size})")
     acting = (batch.current_player >= 0) & active
-    outside = acting & ((chosen < 0) | (chosen >= NUM_ACTIONS))
-    if outside.any():
-        b = int(np.flatnonzero(outside)[0])
-        raise IllegalActionError(f"game {b}: action {chosen[b]} is outside 0..{NUM_ACTIONS - 1}")
-    ids = np.where(acting, chosen, 0).astype(np.int32)
-    illegal = acting & ~batch.legal_action_mask[np.arange(batch.size), ids]
-    if illegal.any():
-        b = int(np.flatnonzero(illegal)[0])
+    b = first_illegal(batch, chosen, acting)
+    if b >= 0:
+        a = int(chosen[b])
+        if not 0 <= a < NUM_ACTIONS:
+            raise IllegalActionError(f"game {b}: action {a} is outside 0..{NUM_ACTIONS - 1}")
         raise IllegalActionError(
-            f"game {b}: action {ids[b]}{_named(batch, b, int(ids[b]))} is not legal; "
+            f"game {b}: action {a}{_named(batch, b, a)} is not legal; "
             f"legal: {np.flatnonzero(batch.legal_action_mask[b]).tolist()}"
         )
+    ids = np.where(acting, chosen, 0).astype(np.int32)
     params, p = engine_params(batch.ruleset)
     masks, stepped = _masks(batch), active.view(np.int8)
     _spread(
@@ -309,6 +308,17 @@ def step(
     )  # fmt: skip
     _check_overflow(batch)
     return batch
+
+
+def first_illegal(
+    batch: Batch, actions: npt.NDArray[np.integer], games: npt.NDArray[np.bool_]
+) -> int:
+    """The first game of ``games`` (one bool per game) whose action in ``actions`` (one
+    integer per game) is outside 0..NUM_ACTIONS - 1 or not legal there, else -1."""
+    # An action that does not fit in 64 bits is outside anyway; it wraps to some number
+    # here, and the caller, which names the culprit, reads the action it was given.
+    wide = np.asarray(actions).astype(np.int64, copy=False)
+    return core.first_illegal(_masks(batch), wide, np.asarray(games).view(np.int8))
 
 
 def _named(batch: Batch, b: int, a: int) -> str:
@@ -430,7 +440,8 @@ def learner_step(
     learner (the seats whose ``bots`` entry is -1) sees: the observation from its seat to
     act (else ``seat``) and that seat's mask, all zeros where none of its seats is to act
     or ``steps[b]`` has reached ``max_steps``. They are written into ``into``'s arrays
-    (over what its marks say the last call left there) and returned, else into new ones.
+    (over what its marks say the last call left there, or whole if ``into.whole``) and
+    returned, else into new ones.
     """
     params, p = engine_params(batch.ruleset)
     size = batch.size
@@ -444,7 +455,12 @@ def learner_step(
             games = into.observation.shape[0]
             raise ValueError(f"the learner's view holds {games} games, not {size}")
         obs, view = into.observation, into.action_mask
-        obs_marks, view_marks = into.observation_marks, into.mask_marks
+        if into.whole:
+            # Written whole, as new arrays are: the marks no longer say what is set.
+            into.observation_marks[:, 0] = -1
+            into.mask_marks[:, 0] = -1
+        else:
+            obs_marks, view_marks = into.observation_marks, into.mask_marks
     elif observe:
         obs = np.empty((size, OBS_SIZE), dtype=np.float32)
         view = np.empty((size, NUM_ACTIONS), dtype=np.int8)
@@ -496,21 +512,25 @@ class LearnerView:
     """The arrays :func:`learner_step` writes what the learner sees into: each game's
     observation and mask, with rows of marks that list what the last call set in them
     (their counts first, -1 where unknown), so that a call that is handed the same arrays
-    again rewrites only what changed (a few hundred bytes a game instead of 5 KB)."""
+    again rewrites only what changed (a few hundred bytes a game instead of 5 KB). With
+    ``whole`` every call writes them whole, as it writes new arrays, for a caller that
+    hands them out writable (and keeps them only to spare the memory's allocation)."""
 
     observation: npt.NDArray[np.float32]
     action_mask: npt.NDArray[np.int8]
     observation_marks: npt.NDArray[np.int16]
     mask_marks: npt.NDArray[np.int16]
+    whole: bool = False
 
     @classmethod
-    def empty(cls, games: int) -> LearnerView:
+    def empty(cls, games: int, *, whole: bool = False) -> LearnerView:
         """Arrays for ``games`` games, their contents unknown (written whole next)."""
         view = cls(
             np.empty((games, OBS_SIZE), dtype=np.float32),
             np.empty((games, NUM_ACTIONS), dtype=np.int8),
             np.empty((games, OBSERVATION_MARKS), dtype=np.int16),
             np.empty((games, MARKS), dtype=np.int16),
+            whole,
         )
         view.observation_marks[:, 0] = -1
         view.mask_marks[:, 0] = -1

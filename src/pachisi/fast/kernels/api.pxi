@@ -553,6 +553,26 @@ cdef inline bint _marks_inside(const int16_t* marks, i64 width, i64 size) noexce
     return True
 
 
+def first_illegal(const char[:, ::1] masks, const i64[::1] actions, const char[::1] games):
+    """The first game ``b`` with ``games[b]`` set whose ``actions[b]`` is outside
+    0..NUM_ACTIONS - 1 or not set in its mask ``masks[b]``, else -1: a batch's actions
+    checked before any game changes. One load a game, each from a line of its own that is
+    seldom in cache; numpy's fancy indexing took about 0.2 ms for 4,096 games."""
+    cdef i64 count = masks.shape[0]
+    _check(masks.shape[1] == NUM_ACTIONS, "masks are (games, NUM_ACTIONS)")
+    _check(actions.shape[0] == count and games.shape[0] == count, "one entry per game")
+    cdef i64 bad = -1
+    cdef i64 a
+    with nogil:
+        for b in range(count):
+            if games[b]:
+                a = actions[b]
+                if not (0 <= a < NUM_ACTIONS and masks[b, a]):
+                    bad = b
+                    break
+    return bad
+
+
 def learner_step(
     i32[:, ::1] rows, const i32[::1] params, double p, const double[::1] weights,
     const double[::1] hit, const i32[::1] bots, u32[:, ::1] rngs, u32[:, ::1] choice_rngs,
