@@ -63,13 +63,13 @@ class PachisiVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray
 
     With ``copy`` (the default, as in Gymnasium's vector environments) every step returns
     writable arrays of the caller's own, written whole: new ones, or those of an earlier
-    step that nothing holds any more, taken back. With ``copy=False`` (where every opponent is a compiled player) a step
-    writes into the arrays of an earlier step that nothing holds any more (not the
-    caller, nor a view or tensor of them), rewriting only what changed. It was about 1.15
-    to 1.2 times as fast as the default at 4,096 games, until the default's new arrays
-    were streamed out (9964407); now the two are about as fast at 1,024 and 4,096 games
-    (docs/rl.md, README "Speed"). Those arrays are read-only; arrays the caller still
-    holds are never written.
+    step that nothing holds any more, taken back. With ``copy=False`` (where every
+    opponent is a compiled player) a step writes into the arrays of an earlier step that
+    nothing holds any more (not the caller, nor a view or tensor of them), rewriting only
+    what changed. It was about 1.15 to 1.2 times as fast as the default at 4,096 games,
+    until the default's new arrays were streamed out (9964407); now the two are about as
+    fast at 1,024 and 4,096 games (docs/rl.md, README "Speed"). Those arrays are
+    read-only; arrays the caller still holds are never written.
     """
 
     # Gymnasium's wrappers read the autoreset mode from the metadata.
