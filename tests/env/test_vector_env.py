@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from pachisi.env import ENV_ID, PachisiEnv, PachisiVectorEnv, PolicyError
+from pachisi.env import ENV_ID, PachisiEnv, PachisiVectorEnv, PolicyError, _games
 from pachisi.fast.convert import action_id
 from pachisi.notation import write_position
 from pachisi.rules import engine
@@ -278,11 +278,14 @@ def test_copy_false_takes_back_the_arrays_the_caller_let_go() -> None:
     assert np.array_equal(view, before)
 
 
-def test_copy_true_takes_back_only_arrays_let_go_and_writes_them_whole() -> None:
+def test_copy_true_takes_back_only_arrays_let_go_and_writes_them_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """With ``copy=True`` the arrays are writable and the caller's own. Those it lets go
-    are taken back and written whole: whatever it wrote into them before letting go
-    leaves no trace (the run equals ``copy=False``'s), and those it holds are never
-    written."""
+    are taken back (here at any size; by default from 1 MB of arrays, about 200 games)
+    and written whole: whatever it wrote into them before letting go leaves no trace
+    (the run equals ``copy=False``'s), and those it holds are never written."""
+    monkeypatch.setattr(_games, "_TAKE_BACK", 0)
     envs = PachisiVectorEnv(5, "classic", max_steps=150)
     twin = PachisiVectorEnv(5, "classic", max_steps=150, copy=False)
     obs, _ = envs.reset(seed=8)
