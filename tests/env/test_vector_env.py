@@ -13,6 +13,7 @@ import numpy.typing as npt
 import pytest
 
 from pachisi.env import ENV_ID, PachisiEnv, PachisiVectorEnv, PolicyError, _games
+from pachisi.fast import batch as B
 from pachisi.fast.convert import action_id
 from pachisi.notation import write_position
 from pachisi.rules import engine
@@ -220,15 +221,22 @@ def test_make_vec_builds_the_batched_environment() -> None:
     assert obs in envs.observation_space
 
 
+@pytest.mark.parametrize("whole", [False, True], ids=["changes", "whole"])
 @pytest.mark.parametrize("rules", ["classic", "wikipedia-full"])
 def test_copy_false_gives_the_same_observations_and_never_writes_what_the_caller_holds(
-    rules: str,
+    rules: str, whole: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``copy=False`` writes a step's observations over an earlier step's arrays that
     nothing holds: the same run as with new arrays, every observation the caller keeps
-    stays as it was handed out, and the arrays handed out are read-only."""
+    stays as it was handed out, and the arrays handed out are read-only. Arrays too
+    large for the caches (here ``whole``, at any size) are written whole instead of
+    where they changed."""
+    if whole:
+        monkeypatch.setattr(B, "STREAM_BYTES", 0)
     new = PachisiVectorEnv(7, rules, max_steps=120)
     over = PachisiVectorEnv(7, rules, max_steps=120, copy=False)
+    views = over._games._views
+    assert views is not None and views.whole == whole and views.read_only
     obs, _ = new.reset(seed=2)
     kept_obs, _ = over.reset(seed=2)
     rng = np.random.default_rng(3)

@@ -183,17 +183,19 @@ class _Views:
     the set handed out two steps before is free again: two sets are kept, and a new one
     replaces the older when both are held.
 
-    Without ``whole`` (``copy=False``) a step rewrites only what changed in them instead
-    of writing 5 KB a game, and they are handed out read-only: a caller's own writes
-    into them would otherwise show in a later step's observation. With ``whole``
-    (``copy=True``) a step writes them whole, as it writes new arrays, and they are
-    handed out writable: arrays that no one holds any more are as good as new ones, and
-    taking them back spares the memory's allocation, its zeroing by the kernel and its
-    release (at 4,096 games 22 MB a step, about 1,000 page faults)."""
+    ``read_only`` (``copy=False``): they are handed out read-only, and, unless ``whole``,
+    a step rewrites only what changed in them instead of writing 5 KB a game (a caller's
+    own writes would otherwise show in a later step's observation). ``whole``: a step
+    writes them whole, as it writes new arrays. Arrays that no one holds any more are as
+    good as new ones, and taking them back spares the memory's allocation, its zeroing by
+    the kernel and its release (at 4,096 games 22 MB a step). Where they outgrow the
+    caches, writing them whole with streaming stores is faster than rewriting the changes
+    in place, which reads every line it writes from memory first."""
 
-    def __init__(self, size: int, *, whole: bool) -> None:
+    def __init__(self, size: int, *, whole: bool, read_only: bool) -> None:
         self.size = size
         self.whole = whole
+        self.read_only = read_only
         self._kept: list[B.LearnerView] = []
 
     def unused(self) -> B.LearnerView:
@@ -207,14 +209,12 @@ class _Views:
         self._kept = [view, *self._kept[:1]]
         return view
 
-    @staticmethod
-    def hand_out(view: B.LearnerView) -> None:
-        """Make the arrays of ``view`` read-only for the caller (until :meth:`unused`
-        takes them back), unless they are written whole."""
-        if view.whole:
-            return
-        view.observation.flags.writeable = False
-        view.action_mask.flags.writeable = False
+    def hand_out(self, view: B.LearnerView) -> None:
+        """Make the arrays of ``view`` read-only for the caller, if so asked (until
+        :meth:`unused` takes them back)."""
+        if self.read_only:
+            view.observation.flags.writeable = False
+            view.action_mask.flags.writeable = False
 
     def _free(self, view: B.LearnerView) -> bool:
         if _FREE_REFS < 0:
@@ -297,11 +297,18 @@ class Games:
         # next one clears only that (count -1: not known, cleared whole).
         self._marks = np.zeros((size, B.MARKS), dtype=np.int16)
         # What the last compiled call worked out for observe(), handed out once, and the
-        # arrays it is written into: with ``reuse`` rewritten where they changed, else
-        # written whole.
+        # arrays it is written into, taken back once no one holds them: with ``reuse``
+        # read-only and rewritten where they changed, else written whole; small ones
+        # new every call.
         self._seen: Observation | None = None
+        # Past the caches (each thread's part of the arrays), writing them whole with
+        # streaming stores is faster than rewriting what changed (_Views).
+        large = size * _GAME_BYTES
+        streamed = large // max(threads, 1) > B.STREAM_BYTES
         self._views = (
-            _Views(size, whole=not reuse) if reuse or size * _GAME_BYTES >= _TAKE_BACK else None
+            _Views(size, whole=not reuse or streamed, read_only=reuse)
+            if reuse or large >= _TAKE_BACK
+            else None
         )
         self.batch = B.init(ruleset, size, seed=0, threads=threads)
         self.steps = np.zeros(size, dtype=np.int64)
@@ -452,13 +459,14 @@ class Games:
         chosen = (
             np.zeros(self.size, dtype=np.int32) if actions is None else actions.astype(np.int32)
         )
-        into = self._views.unused() if self.observes and self._views is not None else None
+        views = self._views if self.observes else None
+        into = views.unused() if views is not None else None
         gained, obs, view = learner_step(
             self.batch, self._players, self.steps, self.max_steps, self.seats[0], modes,
             chosen, seed, self._marks, observe=self.observes, into=into,
         )  # fmt: skip
-        if into is not None:
-            _Views.hand_out(into)
+        if views is not None and into is not None:
+            views.hand_out(into)
         self._seen = None if obs is None or view is None else {
             "observation": obs, "action_mask": view,
         }  # fmt: skip

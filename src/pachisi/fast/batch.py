@@ -46,6 +46,7 @@ __all__ = [
     "CHANCE",
     "NUM_ACTIONS",
     "OBS_SIZE",
+    "STREAM_BYTES",
     "TERMINAL",
     "Batch",
     "LearnerView",
@@ -67,6 +68,9 @@ TERMINAL: Final = TERMINAL_PLAYER
 CHANCE_MODES: Final = ("sample", "explicit")
 MAX_BATCH: Final = 10_000_000
 """The most games one batch holds (their rows take about 1 KB each)."""
+STREAM_BYTES: Final = core.stream_bytes()
+"""From this size on, a compiled call writes new arrays (one thread's part of them) with
+streaming stores, past the caches (:func:`learner_step`)."""
 MARKS: Final = core.MARKS
 """The width of :func:`learner_step`'s rows of marks of a mask."""
 OBSERVATION_MARKS: Final = core.OBSERVATION_MARKS
