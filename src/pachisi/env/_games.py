@@ -296,13 +296,11 @@ class Games:
         # What each legal-action mask has set, as the compiled calls left it, so that the
         # next one clears only that (count -1: not known, cleared whole).
         self._marks = np.zeros((size, B.MARKS), dtype=np.int16)
-        # What the last compiled call worked out for observe(), handed out once, and the
-        # arrays it is written into, taken back once no one holds them: with ``reuse``
-        # read-only and rewritten where they changed, else written whole; small ones
-        # new every call.
+        # What the last compiled call worked out for observe(), handed out once.
         self._seen: Observation | None = None
-        # Past the caches (each thread's part of the arrays), writing them whole with
-        # streaming stores is faster than rewriting what changed (_Views).
+        # The arrays it is written into, taken back once no one holds them (_Views); small
+        # ones are new every call. Past the caches (each thread's part of them), writing
+        # them whole with streaming stores beats rewriting what changed.
         large = size * _GAME_BYTES
         streamed = large // max(threads, 1) > B.STREAM_BYTES
         self._views = (

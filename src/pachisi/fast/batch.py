@@ -459,11 +459,7 @@ def learner_step(
             games = into.observation.shape[0]
             raise ValueError(f"the learner's view holds {games} games, not {size}")
         obs, view = into.observation, into.action_mask
-        if into.whole:
-            # Written whole, as new arrays are: the marks no longer say what is set.
-            into.observation_marks[:, 0] = -1
-            into.mask_marks[:, 0] = -1
-        else:
+        if not into.whole:  # a whole view's marks are never read, nor written
             obs_marks, view_marks = into.observation_marks, into.mask_marks
     elif observe:
         obs = np.empty((size, OBS_SIZE), dtype=np.float32)

@@ -106,6 +106,18 @@ def stream_bytes():
     return stream_bytes_c()
 
 
+cdef i64 _legal_list(i32* row, i32* params, i64 spec, Work* w) noexcept nogil:
+    """The legal list of ``row`` into ``w.acts`` on the kernels ``spec`` names
+    (:func:`specialization`); its length, 0 where a throw is due or the game is over."""
+    if row[STAGE] == OVER_STAGE or row[STAGE] == THROW_STAGE or row[STAGE] == THROW_OFF_STAGE:
+        return 0
+    if spec == SPEC_LUDII:
+        return c_legal_actions(row, <LudiiParams>params, w.occ_n, w.occ, w.acts, w.pool)
+    if spec == SPEC_CLASSIC:
+        return c_legal_actions(row, <ClassicParams>params, w.occ_n, w.occ, w.acts, w.pool)
+    return c_legal_actions(row, params, w.occ_n, w.occ, w.acts, w.pool)
+
+
 def legal_actions(i32[::1] st, const i32[::1] params, Scratch scratch):
     """The legal action ids of ``st`` in the reference engine's order (an int32 array;
     empty where a throw is due or the game is over). ``st`` keeps its meaning: only its
@@ -119,13 +131,7 @@ def legal_actions(i32[::1] st, const i32[::1] params, Scratch scratch):
     cdef i32* pp = <i32*>&params[0]
     cdef i64 spec = specialization(pp)
     with nogil:
-        if row[STAGE] != OVER_STAGE and row[STAGE] != THROW_STAGE and row[STAGE] != THROW_OFF_STAGE:
-            if spec == SPEC_LUDII:
-                n = c_legal_actions(row, <LudiiParams>pp, w.occ_n, w.occ, w.acts, w.pool)
-            elif spec == SPEC_CLASSIC:
-                n = c_legal_actions(row, <ClassicParams>pp, w.occ_n, w.occ, w.acts, w.pool)
-            else:
-                n = c_legal_actions(row, pp, w.occ_n, w.occ, w.acts, w.pool)
+        n = _legal_list(row, pp, spec, w)
     out = np.empty(n, dtype=np.int32)
     cdef i32[::1] view = out
     if n:
@@ -144,13 +150,7 @@ def apply_action(i32[::1] st, const i32[::1] params, i64 a, Scratch scratch):
     cdef bint legal = False
     cdef i64 spec = specialization(p)
     with nogil:
-        if row[STAGE] != OVER_STAGE and row[STAGE] != THROW_STAGE and row[STAGE] != THROW_OFF_STAGE:
-            if spec == SPEC_LUDII:
-                n = c_legal_actions(row, <LudiiParams>p, w.occ_n, w.occ, w.acts, w.pool)
-            elif spec == SPEC_CLASSIC:
-                n = c_legal_actions(row, <ClassicParams>p, w.occ_n, w.occ, w.acts, w.pool)
-            else:
-                n = c_legal_actions(row, p, w.occ_n, w.occ, w.acts, w.pool)
+        n = _legal_list(row, p, spec, w)
         for j in range(n):
             if w.acts[j] == a:
                 legal = True
