@@ -74,9 +74,46 @@ cdef inline bint can_use_something(i32* st, Params params, i32* occ_n, i32* occ,
     return False
 
 
+cdef inline bint _landings_free(Params params) noexcept nogil:
+    """Whether a single piece's ordinary move short of home is legal wherever it lands,
+    but on a castle that enemies hold under ``castle_mode=block``: with every friendly
+    stack allowed (``stacking=all``), no blockades and no immune stacks, a landing is
+    refused for nothing else (:func:`landing`). Moves under an attached pyada are left out,
+    as in :func:`can_use_something`."""
+    return (
+        param(params, P_STACKING) == 0
+        and not param(params, P_BLOCKADE)
+        and not param(params, P_STACK_IMMUNE)
+        and not (param(params, P_PYADA) and param(params, P_PYADA_ATTACHED))
+    )
+
+
+cdef inline bint _moves_unseen(i32* st, Params params, i64 seat, i64 first) noexcept nogil:
+    """Where landings are free (:func:`_landings_free`), a sufficient test that ``seat`` is
+    not stuck that reads no occupancy: a piece of its mover on the board has an ordinary
+    move by some value onto a square that is no castle (or onto any square, where castles
+    do not block), short of home. After most actions the first piece and value settle it,
+    and the occupancy is then not filled at all."""
+    cdef bint block = param(params, P_CASTLE) == 0
+    m = mover_of(st, params, seat)
+    cowries = param(params, P_COWRIES)
+    for i in range(4):
+        p = st[POS + 4 * m + i]
+        if 1 <= p <= LAST_SQUARE:
+            k = first
+            for _ in range(cowries + 1):
+                if _distinct(params, k):
+                    t = p + param(params, P_TABLE + k)
+                    if t <= LAST_SQUARE and not (block and CASTLE[SQUARES[m][t]]):
+                        return True
+                k = 0 if k == cowries else k + 1
+    return False
+
+
 cdef bint is_frozen(i32* st, Params params, i32* occ_n, i32* occ) noexcept nogil:
     """R-FROZEN's test for ``st`` (False during the throw-off); ``occ_n``/``occ`` are the
-    caller's occupancy scratch, filled here."""
+    caller's occupancy scratch, filled here if the test needs it."""
+    cdef bint free, filled
     if st[STAGE] == THROW_OFF_STAGE:
         return False
     if param(params, P_LUDII):
@@ -85,16 +122,21 @@ cdef bint is_frozen(i32* st, Params params, i32* occ_n, i32* occ) noexcept nogil
         for g in range(16):
             if st[POS + g] < HOME:
                 return False
+    free = not param(params, P_LUDII) and _landings_free(params)
     # Ludii's cheap test reads progress only (its moves never look at other pieces), and
     # under Ludii's flow the scratch is not kept up to date, so filling it would cost a
     # whole fill after every action.
-    if not param(params, P_LUDII):
-        occupancy(st, params, occ_n, occ)
+    filled = param(params, P_LUDII) == 1
     seats = 0
     first = smallest_slot(params)
     for j in range(4):
         seat = (st[SEAT] + j) & 3
         if takes_turns(st, params, seat):
+            if free and _moves_unseen(st, params, seat, first):
+                return False
+            if not filled:
+                occupancy(st, params, occ_n, occ)
+                filled = True
             if can_use_something(st, params, occ_n, occ, seat, first):
                 return False
             seats |= (<i64>1) << seat
