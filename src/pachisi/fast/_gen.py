@@ -47,6 +47,7 @@ def pxi_text() -> str:
             lines.append(f"    {name} = {value}")
         lines.append("")
     lines.extend(_tables())
+    lines.extend(_decoded())
     lines.extend(_specializations())
     return "\n".join(lines)
 
@@ -81,6 +82,26 @@ def _tables() -> list[str]:
         *c_code,
         '    """',
         *decls,
+        "",
+    ]
+
+
+def _decoded() -> list[str]:
+    """Every action id decoded (:func:`pachisi.fast.codes.pack_decoded`), as a C array
+    the kernels' ``decode`` reads."""
+    from pachisi.fast import codes
+
+    values = [codes.pack_decoded(a) for a in range(codes.NUM_ACTIONS)]
+    rows = [", ".join(str(v) for v in values[i : i + 16]) for i in range(0, len(values), 16)]
+    body = ",\n        ".join(rows)
+    size = codes.NUM_ACTIONS
+    return [
+        "# Every action id decoded (pachisi.fast.codes.pack_decoded).",
+        "cdef extern from *:",
+        '    """',
+        f"    static const int32_t PACHISI_DECODED[{size}] = {{\n        {body}\n    }};",
+        '    """',
+        f'    const i32 DECODED "PACHISI_DECODED"[{codes.NUM_ACTIONS}]',
         "",
     ]
 

@@ -167,6 +167,30 @@ def part_id(piece: int, slot: int, steps: int) -> int:
     return PART_BASE + PART_STEPS * (8 * piece + slot) + steps - 1
 
 
+# An action decoded, packed in one int32 (:func:`pack_decoded`): the kernels' table for
+# the one-outcome pass of a spending stage, which decodes every action it lists.
+DECODED_PIECE_SHIFT: Final = 3
+DECODED_SLOT_SHIFT: Final = 6
+DECODED_SIZE_SHIFT: Final = 10
+DECODED_STEPS_SHIFT: Final = 13
+DECODED_PYADA_SHIFT: Final = 19
+
+
+def pack_decoded(a: int) -> int:
+    """:func:`decode` of ``a`` packed in one number: the kind in bits 0-2, then the piece
+    and the slot each plus one (so that -1 packs as 0), the size, the steps and the pyada
+    flag, from the ``DECODED_*_SHIFT`` bits on."""
+    kind, piece, slot, size, steps, pyada = decode(a)
+    return (
+        kind
+        | (piece + 1) << DECODED_PIECE_SHIFT
+        | (slot + 1) << DECODED_SLOT_SHIFT
+        | size << DECODED_SIZE_SHIFT
+        | steps << DECODED_STEPS_SHIFT
+        | int(pyada) << DECODED_PYADA_SHIFT
+    )
+
+
 def decode(a: int) -> tuple[int, int, int, int, int, bool]:
     """``(kind, piece, slot, size, steps, pyada)`` of action ``a``.
 

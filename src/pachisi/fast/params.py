@@ -114,7 +114,7 @@ P_SMALLEST: Final = P_VALUE_SLOT + VALUE_SLOTS
 R-FROZEN's cheap test starts trying values (it asks after every action)."""
 PARAMS_SIZE: Final = P_SMALLEST + 1
 
-SPECIALIZED: Final = ("classic", "ludii")
+SPECIALIZED: Final = ("classic", "ludii", "wikipedia-full")
 """Named rulesets the kernels are also compiled for with every parameter a constant
 (``python -m pachisi.fast._gen`` writes their vectors into ``_constants.pxi``): the C
 compiler folds each parameter test away and drops the code of the rules those rulesets do

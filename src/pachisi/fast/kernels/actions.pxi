@@ -30,7 +30,7 @@ cdef inline i64 _landing_key(i32* pos, Params params, i64 a) noexcept nogil:
     resulting states have equal keys (every entry has one key: the lowest waiting piece
     enters, whichever item it uses). ``pos`` is where the mover's four pieces' progress
     starts in the row."""
-    kind, piece, slot, size, steps, pyada = decode(a)
+    kind, piece, slot, size, steps, pyada = decode_listed(a)
     if kind == K_DECLINE:
         return -1
     if kind in (K_ENTER, K_FREE):
@@ -212,7 +212,7 @@ cdef i64 _one_per_outcome(i32* st, Params params, i32* out, i64 n) noexcept nogi
 cdef inline i64 _spent(i64 a) noexcept nogil:
     """What a move or an exit spends, as one number: a pyada (0), or an item's slot and,
     for a split's part, its steps; -1 for any other action."""
-    kind, piece, slot, size, steps, pyada = decode(a)
+    kind, piece, slot, size, steps, pyada = decode_listed(a)
     if kind != K_MOVE and kind != K_EXIT:
         return -1
     # A pyada's slot is -1; a part has 1..MAX_PART steps, a whole item 0.

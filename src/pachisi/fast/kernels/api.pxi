@@ -113,6 +113,8 @@ cdef i64 _legal_list(i32* row, i32* params, i64 spec, Work* w) noexcept nogil:
         return 0
     if spec == SPEC_LUDII:
         return c_legal_actions(row, <LudiiParams>params, w.occ_n, w.occ, w.acts, w.pool)
+    if spec == SPEC_WIKIPEDIAFULL:
+        return c_legal_actions(row, <WikipediaFullParams>params, w.occ_n, w.occ, w.acts, w.pool)
     if spec == SPEC_CLASSIC:
         return c_legal_actions(row, <ClassicParams>params, w.occ_n, w.occ, w.acts, w.pool)
     return c_legal_actions(row, params, w.occ_n, w.occ, w.acts, w.pool)
@@ -161,6 +163,8 @@ def apply_action(i32[::1] st, const i32[::1] params, i64 a, Scratch scratch):
     with nogil:
         if spec == SPEC_LUDII:
             c_apply_action(row, <LudiiParams>p, a, w.occ_n, w.occ, scratch.ev, scratch.evn)
+        elif spec == SPEC_WIKIPEDIAFULL:
+            c_apply_action(row, <WikipediaFullParams>p, a, w.occ_n, w.occ, scratch.ev, scratch.evn)
         elif spec == SPEC_CLASSIC:
             c_apply_action(row, <ClassicParams>p, a, w.occ_n, w.occ, scratch.ev, scratch.evn)
         else:
@@ -180,6 +184,8 @@ def apply_chance(i32[::1] st, const i32[::1] params, i64 k, Scratch scratch):
     with nogil:
         if spec == SPEC_LUDII:
             c_apply_chance(&st[0], <LudiiParams>pp, k, scratch.ev, scratch.evn)
+        elif spec == SPEC_WIKIPEDIAFULL:
+            c_apply_chance(&st[0], <WikipediaFullParams>pp, k, scratch.ev, scratch.evn)
         elif spec == SPEC_CLASSIC:
             c_apply_chance(&st[0], <ClassicParams>pp, k, scratch.ev, scratch.evn)
         else:
@@ -225,6 +231,8 @@ def observe_batch(const i32[:, ::1] rows, const i32[::1] params, const i32[::1] 
         with nogil:
             if spec == SPEC_LUDII:
                 c_observe_batch(<i32*>&rows[0, 0], count, <LudiiParams>pp, <i32*>&seats[0], &obs[0, 0])
+            elif spec == SPEC_WIKIPEDIAFULL:
+                c_observe_batch(<i32*>&rows[0, 0], count, <WikipediaFullParams>pp, <i32*>&seats[0], &obs[0, 0])
             elif spec == SPEC_CLASSIC:
                 c_observe_batch(<i32*>&rows[0, 0], count, <ClassicParams>pp, <i32*>&seats[0], &obs[0, 0])
             else:
@@ -256,6 +264,11 @@ def start_batch(
             if spec == SPEC_LUDII:
                 c_start_batch(
                     &rows[0, 0], count, <LudiiParams>pp, p, &rngs[0, 0], sample, scratch.work,
+                    &masks[0, 0], &players[0],
+                )
+            elif spec == SPEC_WIKIPEDIAFULL:
+                c_start_batch(
+                    &rows[0, 0], count, <WikipediaFullParams>pp, p, &rngs[0, 0], sample, scratch.work,
                     &masks[0, 0], &players[0],
                 )
             elif spec == SPEC_CLASSIC:
@@ -295,6 +308,11 @@ def step_batch(
                     &rows[0, 0], count, <LudiiParams>pp, p, <i32*>&actions[0], <char*>&active[0],
                     &rngs[0, 0], sample, scratch.work, &masks[0, 0], &players[0], &rewards[0, 0],
                 )
+            elif spec == SPEC_WIKIPEDIAFULL:
+                c_step_batch(
+                    &rows[0, 0], count, <WikipediaFullParams>pp, p, <i32*>&actions[0], <char*>&active[0],
+                    &rngs[0, 0], sample, scratch.work, &masks[0, 0], &players[0], &rewards[0, 0],
+                )
             elif spec == SPEC_CLASSIC:
                 c_step_batch(
                     &rows[0, 0], count, <ClassicParams>pp, p, <i32*>&actions[0], <char*>&active[0],
@@ -325,6 +343,11 @@ def throw_batch(
             if spec == SPEC_LUDII:
                 c_throw_batch(
                     &rows[0, 0], count, <LudiiParams>pp, <i32*>&ks[0], scratch.work, &masks[0, 0],
+                    &players[0], &rewards[0, 0],
+                )
+            elif spec == SPEC_WIKIPEDIAFULL:
+                c_throw_batch(
+                    &rows[0, 0], count, <WikipediaFullParams>pp, <i32*>&ks[0], scratch.work, &masks[0, 0],
                     &players[0], &rewards[0, 0],
                 )
             elif spec == SPEC_CLASSIC:
@@ -360,6 +383,11 @@ def choose_batch(
                     &rows[0, 0], count, <LudiiParams>pp, <double*>&weights[0], <double*>&hit[0],
                     <i32*>&bots[0], &rngs[0, 0], <i32*>&players[0], scratch.work, &actions[0],
                 )
+            elif spec == SPEC_WIKIPEDIAFULL:
+                c_choose_batch(
+                    &rows[0, 0], count, <WikipediaFullParams>pp, <double*>&weights[0], <double*>&hit[0],
+                    <i32*>&bots[0], &rngs[0, 0], <i32*>&players[0], scratch.work, &actions[0],
+                )
             elif spec == SPEC_CLASSIC:
                 c_choose_batch(
                     &rows[0, 0], count, <ClassicParams>pp, <double*>&weights[0], <double*>&hit[0],
@@ -393,6 +421,12 @@ def play_many(
             if spec == SPEC_LUDII:
                 done = c_play_many(
                     &rows[0, 0], count, <LudiiParams>pp, p, <double*>&weights[0], <double*>&hit[0],
+                    <i32*>&bots[0], &mt_throws[0, 0], &mt_choices[0, 0], max_turns, max_steps,
+                    &stats[0, 0],
+                )
+            elif spec == SPEC_WIKIPEDIAFULL:
+                done = c_play_many(
+                    &rows[0, 0], count, <WikipediaFullParams>pp, p, <double*>&weights[0], <double*>&hit[0],
                     <i32*>&bots[0], &mt_throws[0, 0], &mt_choices[0, 0], max_turns, max_steps,
                     &stats[0, 0],
                 )
@@ -434,6 +468,11 @@ def play_seeded(
             if spec == SPEC_LUDII:
                 done = c_play_seeded(
                     &rows[0, 0], count, first, <LudiiParams>pp, p, <double*>&weights[0],
+                    <double*>&hit[0], <i32*>&bots[0], seed, max_turns, max_steps, &stats[0, 0],
+                )
+            elif spec == SPEC_WIKIPEDIAFULL:
+                done = c_play_seeded(
+                    &rows[0, 0], count, first, <WikipediaFullParams>pp, p, <double*>&weights[0],
                     <double*>&hit[0], <i32*>&bots[0], seed, max_turns, max_steps, &stats[0, 0],
                 )
             elif spec == SPEC_CLASSIC:
@@ -524,6 +563,12 @@ def advance_batch(
             if spec == SPEC_LUDII:
                 c_advance_batch(
                     &rows[0, 0], count, <LudiiParams>pp, p, <double*>&weights[0], <double*>&hit[0],
+                    <i32*>&bots[0], &rngs[0, 0], &choice_rngs[0, 0], sample, scratch.work,
+                    &masks[0, 0], &players[0], &rewards[0, 0], &steps[0], max_steps, seat, &gained[0],
+                )
+            elif spec == SPEC_WIKIPEDIAFULL:
+                c_advance_batch(
+                    &rows[0, 0], count, <WikipediaFullParams>pp, p, <double*>&weights[0], <double*>&hit[0],
                     <i32*>&bots[0], &rngs[0, 0], &choice_rngs[0, 0], sample, scratch.work,
                     &masks[0, 0], &players[0], &rewards[0, 0], &steps[0], max_steps, seat, &gained[0],
                 )
@@ -676,6 +721,8 @@ def learner_step(
     with nogil:
         if spec == SPEC_LUDII:
             overflow = c_learner_step(&L, <LudiiParams>pp, count, scratch.work)
+        elif spec == SPEC_WIKIPEDIAFULL:
+            overflow = c_learner_step(&L, <WikipediaFullParams>pp, count, scratch.work)
         elif spec == SPEC_CLASSIC:
             overflow = c_learner_step(&L, <ClassicParams>pp, count, scratch.work)
         else:
