@@ -20,9 +20,36 @@ cdef i64 c_legal_actions(i32* st, Params params, i32* occ_n, i32* occ, i32* out,
 cdef inline i64 legal_inline(i32* st, Params params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
     """:func:`legal_actions`, inlined into a game loop."""
     n = raw_legal_inline(st, params, occ_n, occ, out, pool)
-    if st[STAGE] == SPEND_STAGE and n > 2 and _keys_collide(st, params, out, n):
+    if (
+        st[STAGE] == SPEND_STAGE
+        and n > 2
+        and _may_collide(st, out, n)
+        and _keys_collide(st, params, out, n)
+    ):
         n = _one_per_outcome(st, params, out, n)
     return n
+
+
+cdef inline bint _may_collide(i32* st, i32* out, i64 n) noexcept nogil:
+    """Whether two of the ``n`` actions in ``out``, a spending stage's list, may take the
+    same pieces to the same progress (:func:`_landing_key`), without decoding them.
+
+    The rest of a split lists one part per unused piece and length: never. One value to
+    spend, with no pyada, lists the uses of that value alone (legal.pxi, ``value_uses``):
+    its moves, laps, groups and split parts each take their pieces somewhere of their own,
+    and of its entries only one is ever listed; the one landing two of them can share is
+    home, by an exit from the last square and by a one-step part of the same piece."""
+    if st[SPLIT_LEFT]:
+        return False
+    if st[PYADAS]:
+        return True
+    for q in range(1, st[ITEMS_LEN]):
+        if st[ITEMS + q] != st[ITEMS]:
+            return True
+    for i in range(n):
+        if EXIT_BASE <= out[i] < ENTER_BASE:
+            return True
+    return False
 
 
 cdef inline i64 _landing_key(i32* pos, Params params, i64 a) noexcept nogil:
@@ -112,7 +139,7 @@ cdef i64 _one_per_outcome(i32* st, Params params, i32* out, i64 n) noexcept nogi
     cdef i32 head[MAX_DISTINCT]
     cdef char apart[MAX_DISTINCT]
     cdef char verdict[MAX_DISTINCT]
-    cdef bint two_left
+    cdef bint two_left, quiet
     # An open-addressing table from a key to the last action seen with it, with at least
     # twice as many slots as actions so that probes stay short; only that many slots (a
     # power of two, at least 16) are cleared, not the whole array.
@@ -137,6 +164,10 @@ cdef i64 _one_per_outcome(i32* st, Params params, i32* out, i64 n) noexcept nogi
     shared = 0
     # Something is left to spend after any one action: two items or pyadas, no split.
     two_left = st[ITEMS_LEN] + st[PYADAS] >= 2 and st[SPLIT_LEFT] == 0
+    # Whether no move of this list can make the checks after it draw the game: then a group
+    # that spends apart needs no row at all, unless it takes a piece home (which may end
+    # the turn or the game). Asked once for the list, of this row.
+    quiet = two_left and _moves_cannot_draw(st, params)
     for i in range(n):
         h = (<u64>keys[i] * <u64>0x9E3779B1) & mask
         while slot_last[h] >= 0 and slot_key[h] != keys[i]:
@@ -176,6 +207,10 @@ cdef i64 _one_per_outcome(i32* st, Params params, i32* out, i64 n) noexcept nogi
             if verdict[g]:
                 kept_at[i] = False
                 continue
+        elif row_of[i] >= 0 and g == i and apart[i] and quiet and keys[i] >> 5 != HOME:
+            # The group's first action goes on with something different left, and no move
+            # draws: every action of the group is an outcome of its own.
+            verdict[i] = 0
         elif row_of[i] >= 0:
             row = rows + row_of[i] * STATE_SIZE
             copy_state(row, st)
@@ -274,6 +309,15 @@ cdef bint _same_outcome(i32* a, i32* b, Params params, i32* occ_n, i32* occ, cha
             draws[j] = 1 if _settle_draws(b, params, occ_n, occ) else 0
     draws[i] = draws[j]
     return draws[j] == 1
+
+
+cdef inline bint _moves_cannot_draw(i32* st, Params params) noexcept nogil:
+    """Whether no move of the seat to act's pieces on ``st`` can make the checks after an
+    action draw the game: neither R-DEADLOCK (:func:`unblocked_after_any_move`) nor
+    R-FROZEN (:func:`unstuck_after_any_move`), for those that are on."""
+    if param(params, P_DRAWS) and not unblocked_after_any_move(st, params):
+        return False
+    return not param(params, P_FROZEN) or unstuck_after_any_move(st, params)
 
 
 cdef inline bint _settle_draws(i32* st, Params params, i32* occ_n, i32* occ) noexcept nogil:

@@ -88,25 +88,66 @@ cdef inline bint _landings_free(Params params) noexcept nogil:
     )
 
 
+cdef inline bint _free_move(Params params, i64 m, i64 p, i64 first) noexcept nogil:
+    """Whether a piece of ``m`` on progress ``p`` has a move that is legal wherever landings
+    are free, whatever stands anywhere: by some value onto a square short of home that is
+    no castle (or any, where castles do not block)."""
+    cdef bint block = param(params, P_CASTLE) == 0
+    if not 1 <= p <= LAST_SQUARE:
+        return False
+    cowries = param(params, P_COWRIES)
+    k = first
+    for _ in range(cowries + 1):
+        if _distinct(params, k):
+            t = p + param(params, P_TABLE + k)
+            if t <= LAST_SQUARE and not (block and CASTLE[SQUARES[m][t]]):
+                return True
+        k = 0 if k == cowries else k + 1
+    return False
+
+
 cdef inline bint _moves_unseen(i32* st, Params params, i64 seat, i64 first) noexcept nogil:
     """Where landings are free (:func:`_landings_free`), a sufficient test that ``seat`` is
     not stuck that reads no occupancy: a piece of its mover on the board has an ordinary
     move by some value onto a square that is no castle (or onto any square, where castles
-    do not block), short of home. After most actions the first piece and value settle it,
-    and the occupancy is then not filled at all."""
-    cdef bint block = param(params, P_CASTLE) == 0
+    do not block), short of home (:func:`_free_move`). After most actions the first piece
+    and value settle it, and the occupancy is then not filled at all."""
     m = mover_of(st, params, seat)
-    cowries = param(params, P_COWRIES)
     for i in range(4):
-        p = st[POS + 4 * m + i]
-        if 1 <= p <= LAST_SQUARE:
-            k = first
-            for _ in range(cowries + 1):
-                if _distinct(params, k):
-                    t = p + param(params, P_TABLE + k)
-                    if t <= LAST_SQUARE and not (block and CASTLE[SQUARES[m][t]]):
-                        return True
-                k = 0 if k == cowries else k + 1
+        if _free_move(params, m, st[POS + 4 * m + i], first):
+            return True
+    return False
+
+
+cdef bint unstuck_after_any_move(i32* st, Params params) noexcept nogil:
+    """Whether, after any move of the seat to act's pieces (one piece, or a group on one
+    progress, forward, capturing what stands on the one square it lands on), some seat that
+    takes turns is certainly not stuck, so that R-FROZEN cannot draw the game then.
+
+    Where landings are free (:func:`_landings_free`), a piece with a free move
+    (:func:`_free_move`) keeps it whatever the move does, unless the move takes it along or
+    captures it. So the mover's seat is not stuck if such pieces of its stand on two
+    progresses (one stays; the seat cannot finish with a piece on the board), and another
+    seat is not if its stand on two squares (one is not captured)."""
+    if param(params, P_LUDII) or not _landings_free(params):
+        return False
+    first = smallest_slot(params)
+    m = mover_of(st, params, st[SEAT])
+    for seat in range(4):
+        if not takes_turns(st, params, seat):
+            continue
+        x = mover_of(st, params, seat)
+        places = 0
+        place = -1
+        for i in range(4):
+            p = st[POS + 4 * x + i]
+            if _free_move(params, x, p, first):
+                here = p if x == m else SQUARES[x][p]
+                if places == 0:
+                    place = here
+                    places = 1
+                elif here != place:
+                    return True
     return False
 
 

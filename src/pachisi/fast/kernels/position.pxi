@@ -453,3 +453,79 @@ cdef inline bint every_side_blocked(i32* st, Params params) noexcept nogil:
         if not (seat_blocked(st, params, t) or seat_blocked(st, params, t + 2)):
             return False
     return True
+
+
+# Whether the checks after an action could draw the game after a move not yet made: the
+# one-outcome pass (actions.pxi) asks it of a whole spending list at once, instead of
+# playing a row out for each group of actions that land alike.
+
+
+cdef inline bint _low_after_any_move(i32* st, i64 x, i64 m) noexcept nogil:
+    """Whether seat ``x`` keeps a piece waiting or on ``p <= 75`` (a capturer, or a possible
+    victim, of R-DEADLOCK) after any move of seat ``m``'s pieces: one piece, or a group on
+    one progress, forward, sending what it captures back to 0. Another seat's such pieces
+    stay such; ``m`` keeps one if one waits or if they stand on two progresses."""
+    if x != m:
+        for i in range(4):
+            if st[POS + 4 * x + i] <= 75:
+                return True
+        return False
+    first = -1
+    for i in range(4):
+        p = st[POS + 4 * m + i]
+        if p == 0:
+            return True
+        if p <= 75:
+            if first < 0:
+                first = p
+            elif p != first:
+                return True
+    return False
+
+
+cdef inline bint _unblocked_after_any_move(i32* st, Params params, i64 s, i64 m) noexcept nogil:
+    """Whether seat ``s`` is certainly not blocked (R-DEADLOCK, :func:`seat_blocked`) after
+    any move of seat ``m``'s pieces. A finished seat stays finished. Kill credits of
+    ``m``'s side only grow; an enemy of ``m`` loses at most one for each capture record it
+    holds (V-RECAPTURE-ANNUL). Capturers and victims: :func:`_low_after_any_move` (a
+    piece on 76 is left out, which only makes the answer more cautious)."""
+    cdef bint pooled
+    if seat_finished(st, s):
+        return True
+    pooled = param(params, P_KBH) == 2 and not param(params, P_INDIVIDUAL)
+    partner = (s + 2) & 3
+    kills = st[KILLS + s] + (st[KILLS + partner] if pooled else 0)
+    if param(params, P_ANNUL) and team(params, s) != team(params, m):
+        for r in range(st[REC_LEN]):
+            holder = st[RECS + r * REC_FIELDS]
+            if holder == s or (pooled and holder == partner):
+                kills -= 1
+    if kills >= 1:
+        return True
+    if not (_low_after_any_move(st, s, m) or (pooled and _low_after_any_move(st, partner, m))):
+        return False
+    mine = team(params, s)
+    for e in range(4):
+        if team(params, e) != mine and _low_after_any_move(st, e, m):
+            return True
+    return False
+
+
+cdef bint unblocked_after_any_move(i32* st, Params params) noexcept nogil:
+    """Whether, after any move of the seat to act's pieces (as
+    :func:`_low_after_any_move` has them), some side is certainly not blocked, so that
+    R-DEADLOCK cannot draw the game then."""
+    if param(params, P_KBH) == 0:
+        return True
+    m = mover_of(st, params, st[SEAT])
+    if param(params, P_INDIVIDUAL):
+        for s in range(4):
+            if _unblocked_after_any_move(st, params, s, m):
+                return True
+        return False
+    for t in range(2):
+        if _unblocked_after_any_move(st, params, t, m) and _unblocked_after_any_move(
+            st, params, t + 2, m
+        ):
+            return True
+    return False
