@@ -52,16 +52,24 @@ cdef inline bint _may_collide(i32* st, i32* out, i64 n) noexcept nogil:
     return False
 
 
+cdef enum:
+    # Landing keys (_landing_key) are below KEY_LIMIT: 0 a decline, 1 an entry, then one
+    # per lap flag, progress up to home, piece and group size.
+    KEY_LIMIT = 2 + 2 * (HOME + 1) * 16
+    KEY_WORDS = (KEY_LIMIT + 63) >> 6
+
+
 cdef inline i64 _landing_key(i32* pos, Params params, i64 a) noexcept nogil:
-    """The pieces an action moves and the progress it takes them to, as one number: equal
-    resulting states have equal keys (every entry has one key: the lowest waiting piece
-    enters, whichever item it uses). ``pos`` is where the mover's four pieces' progress
-    starts in the row."""
+    """The pieces an action moves and the progress it takes them to, as one number below
+    ``KEY_LIMIT``: equal resulting states have equal keys (every entry has one key: the
+    lowest waiting piece enters, whichever item it uses). ``pos`` is where the mover's
+    four pieces' progress starts in the row. A move never passes home, and a second-lap
+    move lands short of it, so each of them is one of ``HOME + 1`` places."""
     kind, piece, slot, size, steps, pyada = decode_listed(a)
     if kind == K_DECLINE:
-        return -1
+        return 0
     if kind in (K_ENTER, K_FREE):
-        return -2
+        return 1
     p = pos[piece]
     if kind == K_EXIT:
         t = HOME
@@ -70,28 +78,33 @@ cdef inline i64 _landing_key(i32* pos, Params params, i64 a) noexcept nogil:
     elif steps:
         t = p + steps
     elif kind == K_LAP:
-        t = p + param(params, P_TABLE + slot) - 68 + 1000
+        t = p + param(params, P_TABLE + slot) - 68 + HOME + 1
     else:
         t = p + param(params, P_TABLE + slot)
-    return (t * 4 + piece) * 8 + size
+    return 2 + (t * 4 + piece) * 4 + size - 1
+
+
+cdef inline bint _key_home(i64 key) noexcept nogil:
+    """Whether a landing key (:func:`_landing_key`) takes its pieces home."""
+    return key >= 2 and (key - 2) >> 4 == HOME
 
 
 cdef bint _keys_collide(i32* st, Params params, i32* out, i64 n) noexcept nogil:
     """Whether two of the ``n`` actions in ``out`` share a key; the keys are left in
     ``out[n:2n]``."""
-    # One bit per key (key + 2 is below 2**16): a spending stage with split throws lists
-    # hundreds of actions, too many to compare every pair. Only the words the keys fall in
-    # are cleared, and only those are read.
-    cdef u64 seen[1024]
+    # One bit per key: a spending stage with split throws lists hundreds of actions, too
+    # many to compare every pair. Only the words the keys fall in are cleared, and only
+    # those are read.
+    cdef u64 seen[KEY_WORDS]
     cdef i64 k
     # The mover is asked once, not once an action.
     cdef i32* pos = st + POS + 4 * mover_of(st, params, st[SEAT])
     for i in range(n):
-        k = _landing_key(pos, params, out[i]) + 2
-        out[n + i] = k - 2
+        k = _landing_key(pos, params, out[i])
+        out[n + i] = k
         seen[k >> 6] = 0
     for i in range(n):
-        k = out[n + i] + 2
+        k = out[n + i]
         if seen[k >> 6] & (<u64>1 << (k & 63)):
             return True
         seen[k >> 6] |= <u64>1 << (k & 63)
@@ -140,11 +153,8 @@ cdef i64 _one_per_outcome(i32* st, Params params, i32* out, i64 n) noexcept nogi
     cdef char apart[MAX_DISTINCT]
     cdef char verdict[MAX_DISTINCT]
     cdef bint two_left, quiet
-    # An open-addressing table from a key to the last action seen with it, with at least
-    # twice as many slots as actions so that probes stay short; only that many slots (a
-    # power of two, at least 16) are cleared, not the whole array.
-    cdef i32 slot_key[MAX_LIST]
-    cdef i32 slot_last[MAX_LIST]
+    # The last action seen with each key; only the keys of this list are cleared.
+    cdef i32 last[KEY_LIMIT]
     cdef i32 occ_n[OCC_N_SIZE + OCC_SQUARES * OCC_DEPTH]
     cdef i32* occ = occ_n + OCC_N_SIZE
     cdef i32* keys = out + n
@@ -154,13 +164,8 @@ cdef i64 _one_per_outcome(i32* st, Params params, i32* out, i64 n) noexcept nogi
     cdef i32 evn[3]
     cdef bint same
     cdef i64 i, j, shared, kept
-    cdef u64 h
-    cdef u64 size = 16
-    while size < <u64>(2 * n):
-        size *= 2
-    cdef u64 mask = size - 1
-    for h in range(size):
-        slot_last[h] = -1
+    for i in range(n):
+        last[keys[i]] = -1
     shared = 0
     # Something is left to spend after any one action: two items or pyadas, no split.
     two_left = st[ITEMS_LEN] + st[PYADAS] >= 2 and st[SPLIT_LEFT] == 0
@@ -169,10 +174,8 @@ cdef i64 _one_per_outcome(i32* st, Params params, i32* out, i64 n) noexcept nogi
     # the turn or the game). Asked once for the list, of this row.
     quiet = two_left and _moves_cannot_draw(st, params)
     for i in range(n):
-        h = (<u64>keys[i] * <u64>0x9E3779B1) & mask
-        while slot_last[h] >= 0 and slot_key[h] != keys[i]:
-            h = (h + 1) & mask
-        prev[i] = slot_last[h]
+        prev[i] = last[keys[i]]
+        last[keys[i]] = i
         row_of[i] = -1
         if prev[i] >= 0:
             # Both this action and the one before it with its key may be played out.
@@ -188,8 +191,6 @@ cdef i64 _one_per_outcome(i32* st, Params params, i32* out, i64 n) noexcept nogi
             head[i] = i
             apart[i] = two_left and _spent(out[i]) >= 0
             verdict[i] = -1
-        slot_key[h] = keys[i]
-        slot_last[h] = i
     rows = stack_rows
     if shared > STACK_ROWS:
         rows = <i32*>malloc(shared * STATE_SIZE * sizeof(i32))
@@ -207,7 +208,7 @@ cdef i64 _one_per_outcome(i32* st, Params params, i32* out, i64 n) noexcept nogi
             if verdict[g]:
                 kept_at[i] = False
                 continue
-        elif row_of[i] >= 0 and g == i and apart[i] and quiet and keys[i] >> 5 != HOME:
+        elif row_of[i] >= 0 and g == i and apart[i] and quiet and not _key_home(keys[i]):
             # The group's first action goes on with something different left, and no move
             # draws: every action of the group is an outcome of its own.
             verdict[i] = 0

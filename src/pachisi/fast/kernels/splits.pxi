@@ -134,6 +134,72 @@ cdef inline i64 _offset(i64 t, i64 p, i64 most) noexcept nogil:
     return 0
 
 
+cdef inline bint _landings_by_square(Params params) noexcept nogil:
+    """Whether what a single piece's landing does depends on the square alone (besides
+    stacking=all, which the split sums already need): no immune stacks and every piece of
+    a stack captured, so that a square with enemies is refused (a castle under
+    ``castle_mode=block``), left alone (a castle under ``coexist``) or captured
+    (:func:`landing`), whatever else stands there."""
+    return not param(params, P_STACK_IMMUNE) and not param(params, P_TOP_ONE)
+
+
+cdef inline u64 _window(u64 low, u64 high, i64 p) noexcept nogil:
+    """Bits ``p`` to ``p + 63`` of the 128-bit mask ``high:low``, as the low bits (p >= 0)."""
+    if p == 0:
+        return low
+    if p < 64:
+        return (low >> p) | (high << (64 - p))
+    return high >> (p - 64)
+
+
+cdef inline void _parts_by_square(i32* st, Params params, i64 m, i64 enemies, i64 p0, i64 p1, i64 p2, i64 p3, i64 most0, i64 most1, i64 most2, i64 most3, i32* occ_n) noexcept nogil:
+    """:func:`_parts`'s plain and capturing parts where landings depend on the square
+    alone (:func:`_landings_by_square`): the enemies' squares as masks over the mover's
+    progress (the squares it may not land on, and those where it captures), each piece's
+    parts then a shift of them, without a look at any square twice."""
+    cdef u64 bad_low = 0, bad_high = 0, take_low = 0, take_high = 0, bit
+    cdef bint block = param(params, P_CASTLE) == 0
+    cdef bint coexist = param(params, P_CASTLE) == 1
+    while enemies:
+        g = lowest_bit(enemies)
+        enemies &= enemies - 1
+        pg = st[POS + g]
+        if not 0 < pg < HOME:
+            continue
+        sq = SQUARES[g >> 2][pg]
+        t = PROGRESS_ON[m][sq]
+        if t < 0 or (coexist and CASTLE[sq]):
+            continue
+        # The route passes its own column twice: progress t and HOME - t (t up to 8) are
+        # one square.
+        for q in range(2):
+            if q == 1:
+                if t > 8:
+                    break
+                t = HOME - t
+            bit = (<u64>1) << (t & 63)
+            if block and CASTLE[sq]:
+                if t < 64:
+                    bad_low |= bit
+                else:
+                    bad_high |= bit
+            elif t < 64:
+                take_low |= bit
+            else:
+                take_high |= bit
+    cdef i64[4] ps = [p0, p1, p2, p3]
+    cdef i64[4] mosts = [most0, most1, most2, most3]
+    for j in range(4):
+        most = mosts[j]
+        plain = (((<i64>1) << (most + 1)) - 1) & ~1
+        takes = 0
+        if most > 0:
+            takes = <i64>_window(take_low, take_high, ps[j]) & plain
+            plain &= ~<i64>_window(bad_low | take_low, bad_high | take_high, ps[j])
+        occ_n[_PLAIN + j] = plain
+        occ_n[_TAKES + j] = takes
+
+
 cdef inline void _parts(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 used, i64 wide) noexcept nogil:
     """Cache the parts of at most ``wide`` steps each piece of ``m`` may take now, as masks
     over steps: plain landings, landings that capture, and the part that takes it home
@@ -151,9 +217,16 @@ cdef inline void _parts(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64
     plain2 = (((<i64>1) << (most2 + 1)) - 1) & ~1
     plain3 = (((<i64>1) << (most3 + 1)) - 1) & ~1
     takes0 = takes1 = takes2 = takes3 = 0
+    cdef i64[4] ps = [p0, p1, p2, p3]
+    for j in range(4):
+        p = ps[j]
+        occ_n[_HOMES + j] = ((<i64>1) << (HOME - p)) if p > 0 and HOME - p <= wide else 0
+    enemies = enemy_pieces(params, m)
+    if _landings_by_square(params):
+        _parts_by_square(st, params, m, enemies, p0, p1, p2, p3, most0, most1, most2, most3, occ_n)
+        return
     # A square without enemies takes a single piece (stacking=all): only the enemies'
     # squares need a look, each once (``seen``, two words of square bits).
-    enemies = enemy_pieces(params, m)
     seen_low = seen_high = 0
     while enemies:
         g = lowest_bit(enemies)
@@ -193,14 +266,11 @@ cdef inline void _parts(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64
             takes1 |= ((<i64>1) << d1) & ~1
             takes2 |= ((<i64>1) << d2) & ~1
             takes3 |= ((<i64>1) << d3) & ~1
-    cdef i64[4] ps = [p0, p1, p2, p3]
     cdef i64[4] plains = [plain0, plain1, plain2, plain3]
     cdef i64[4] takes = [takes0, takes1, takes2, takes3]
     for j in range(4):
-        p = ps[j]
         occ_n[_PLAIN + j] = plains[j]
         occ_n[_TAKES + j] = takes[j]
-        occ_n[_HOMES + j] = ((<i64>1) << (HOME - p)) if p > 0 and HOME - p <= wide else 0
 
 
 cdef void _fill_split_cache(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 wide, i64 pieces) noexcept nogil:
