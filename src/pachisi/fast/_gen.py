@@ -52,7 +52,7 @@ def pxi_text() -> str:
     return "\n".join(lines)
 
 
-TABLES = ("SQUARES", "PROGRESS_ON", "SEAT_PROGRESS", "TURNED", "CASTLE", "PRIVATE")
+TABLES = ("SQUARES", "PROGRESS_ON", "SEAT_PROGRESS", "TURNED", "CASTLE", "PRIVATE", "MEETS")
 """The board tables of :mod:`pachisi.fast.params` the kernels read."""
 
 

@@ -236,6 +236,23 @@ square, else -1. A route passes its own column's squares twice, out and back: a 
 progress ``t`` of 1..8 comes again as ``84 - t`` (8 and 76 are both the column's foot)."""
 
 
+CASTLE_MARK: Final = 128
+"""Added to a progress in :data:`MEETS` where the square is a castle (progresses are below
+it)."""
+
+
+def _meets_table() -> npt.NDArray[np.int32]:
+    table = np.full((4, 4 * (HOME + 1)), -1, dtype=np.int32)
+    for seat in range(4):
+        for other in range(4):
+            for p in range(1, HOME):
+                sq = SQUARES[other, p]
+                t = PROGRESS_ON[seat, sq]
+                if t >= 0:
+                    table[seat, (HOME + 1) * other + p] = t + (CASTLE_MARK if CASTLE[sq] else 0)
+    return table
+
+
 def _seat_progress_table() -> npt.NDArray[np.int32]:
     table = np.full((NUM_SQUARES, 8), -1, dtype=np.int32)
     for seat in range(4):
@@ -257,6 +274,12 @@ PRIVATE: Final = np.array(
     dtype=np.bool_,
 )
 """``PRIVATE[square]``: only one seat's pieces ever stand there (R-PRIVATE-COLUMN)."""
+MEETS: Final = _meets_table()
+"""``MEETS[seat, 85 * other + p]``: where a piece of ``other`` on progress ``p`` stands on
+``seat``'s route, in one lookup: the first progress at which the route passes its square
+(:data:`PROGRESS_ON`), plus :data:`CASTLE_MARK` if it is a castle; -1 where ``p`` is not on
+the board (0, home) or the route does not pass the square. The split sums look up every
+enemy this way (kernels/splits.pxi)."""
 
 
 def _turned() -> npt.NDArray[np.int32]:

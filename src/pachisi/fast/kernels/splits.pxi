@@ -160,15 +160,16 @@ cdef inline void _parts_by_square(i32* st, Params params, i64 m, i64 enemies, i6
     cdef u64 bad_low = 0, bad_high = 0, take_low = 0, take_high = 0, bit
     cdef bint block = param(params, P_CASTLE) == 0
     cdef bint coexist = param(params, P_CASTLE) == 1
+    cdef bint castle
     while enemies:
         g = lowest_bit(enemies)
         enemies &= enemies - 1
-        pg = st[POS + g]
-        if not 0 < pg < HOME:
+        t = MEETS[m][(HOME + 1) * (g >> 2) + st[POS + g]]
+        if t < 0:
             continue
-        sq = SQUARES[g >> 2][pg]
-        t = PROGRESS_ON[m][sq]
-        if t < 0 or (coexist and CASTLE[sq]):
+        castle = t >= CASTLE_MARK
+        t &= CASTLE_MARK - 1
+        if coexist and castle:
             continue
         # The route passes its own column twice: progress t and HOME - t (t up to 8) are
         # one square.
@@ -178,7 +179,7 @@ cdef inline void _parts_by_square(i32* st, Params params, i64 m, i64 enemies, i6
                     break
                 t = HOME - t
             bit = (<u64>1) << (t & 63)
-            if block and CASTLE[sq]:
+            if block and castle:
                 if t < 64:
                     bad_low |= bit
                 else:
