@@ -80,10 +80,29 @@ cdef inline bint parts_independent(Params params, i64 v) noexcept nogil:
     )
 
 
+cdef inline i64 _smear(i64 sums, i64 length, i64 limit) noexcept nogil:
+    """Every total ``s + k`` with ``s`` in ``sums`` and ``0 <= k < length``, up to
+    ``limit``: the mask ORed with itself shifted by 1, 2, 4, ..., then by what is left."""
+    span = 1
+    out = sums
+    while 2 * span <= length:
+        out |= out << span
+        span *= 2
+    if span < length:
+        out |= out << (length - span)
+    return out & limit
+
+
 cdef inline i64 _spread(i64 sums, i64 parts, i64 limit) noexcept nogil:
     """Every total ``s + k`` with ``s`` in ``sums`` and ``k`` in ``parts`` (bitmasks over
     step counts, below bit 32), up to ``limit``: the other mask shifted by each set bit of
-    the one with fewer bits."""
+    the one with fewer bits. A piece that may take any part up to its reach (no enemy
+    castle in the way) has every step count from 0 up: such a mask spreads the other in
+    a few doublings (:func:`_smear`)."""
+    if parts and parts & (parts + 1) == 0:
+        return _smear(sums, 64 - leading_zeros(parts), limit)
+    if sums and sums & (sums + 1) == 0:
+        return _smear(parts, 64 - leading_zeros(sums), limit)
     if popcount(parts) < popcount(sums):
         sums, parts = parts, sums
     out = 0
