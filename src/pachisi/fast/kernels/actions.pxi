@@ -173,10 +173,12 @@ cdef i64 _one_per_outcome(i32* st, Params params, i32* out, i64 n) noexcept nogi
     # that spends apart needs no row at all, unless it takes a piece home (which may end
     # the turn or the game). Asked once for the list, of this row.
     quiet = two_left and _moves_cannot_draw(st, params)
-    if quiet and _all_apart(out, keys, n, last, prev):
-        return n
-    for i in range(n):
-        last[keys[i]] = -1
+    if quiet:
+        if _all_apart(out, keys, n, last, prev):
+            return n
+        # _all_apart left its marks in ``last``.
+        for i in range(n):
+            last[keys[i]] = -1
     for i in range(n):
         prev[i] = last[keys[i]]
         last[keys[i]] = i

@@ -137,15 +137,13 @@ cdef bint unstuck_after_any_move(i32* st, Params params) noexcept nogil:
         if not takes_turns(st, params, seat):
             continue
         x = mover_of(st, params, seat)
-        places = 0
         place = -1
         for i in range(4):
             p = st[POS + 4 * x + i]
             if _free_move(params, x, p, first):
                 here = p if x == m else SQUARES[x][p]
-                if places == 0:
+                if place < 0:
                     place = here
-                    places = 1
                 elif here != place:
                     return True
     return False

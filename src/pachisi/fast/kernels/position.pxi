@@ -494,7 +494,7 @@ cdef inline bint _unblocked_after_any_move(i32* st, Params params, i64 s, i64 m)
         return True
     pooled = param(params, P_KBH) == 2 and not param(params, P_INDIVIDUAL)
     partner = (s + 2) & 3
-    kills = st[KILLS + s] + (st[KILLS + partner] if pooled else 0)
+    kills = credits(st, params, s)
     if param(params, P_ANNUL) and team(params, s) != team(params, m):
         for r in range(st[REC_LEN]):
             holder = st[RECS + r * REC_FIELDS]

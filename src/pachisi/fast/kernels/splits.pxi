@@ -171,11 +171,12 @@ cdef inline u64 _window(u64 low, u64 high, i64 p) noexcept nogil:
     return high >> (p - 64)
 
 
-cdef inline void _parts_by_square(i32* st, Params params, i64 m, i64 enemies, i64 p0, i64 p1, i64 p2, i64 p3, i64 most0, i64 most1, i64 most2, i64 most3, i32* occ_n) noexcept nogil:
+cdef inline void _parts_by_square(i32* st, Params params, i64 m, i64 enemies, i64* ps, i64* mosts, i32* occ_n) noexcept nogil:
     """:func:`_parts`'s plain and capturing parts where landings depend on the square
     alone (:func:`_landings_by_square`): the enemies' squares as masks over the mover's
     progress (the squares it may not land on, and those where it captures), each piece's
-    parts then a shift of them, without a look at any square twice."""
+    parts (of at most ``mosts[j]`` steps from ``ps[j]``) then a shift of them, without a
+    look at any square twice."""
     cdef u64 bad_low = 0, bad_high = 0, take_low = 0, take_high = 0, bit
     cdef bint block = param(params, P_CASTLE) == 0
     cdef bint coexist = param(params, P_CASTLE) == 1
@@ -207,8 +208,6 @@ cdef inline void _parts_by_square(i32* st, Params params, i64 m, i64 enemies, i6
                 take_low |= bit
             else:
                 take_high |= bit
-    cdef i64[4] ps = [p0, p1, p2, p3]
-    cdef i64[4] mosts = [most0, most1, most2, most3]
     for j in range(4):
         most = mosts[j]
         plain = (((<i64>1) << (most + 1)) - 1) & ~1
@@ -232,19 +231,20 @@ cdef inline void _parts(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64
     p1, most1 = _reach_of(st, m, 1, used, wide)
     p2, most2 = _reach_of(st, m, 2, used, wide)
     p3, most3 = _reach_of(st, m, 3, used, wide)
-    plain0 = (((<i64>1) << (most0 + 1)) - 1) & ~1
-    plain1 = (((<i64>1) << (most1 + 1)) - 1) & ~1
-    plain2 = (((<i64>1) << (most2 + 1)) - 1) & ~1
-    plain3 = (((<i64>1) << (most3 + 1)) - 1) & ~1
-    takes0 = takes1 = takes2 = takes3 = 0
     cdef i64[4] ps = [p0, p1, p2, p3]
+    cdef i64[4] mosts = [most0, most1, most2, most3]
     for j in range(4):
         p = ps[j]
         occ_n[_HOMES + j] = ((<i64>1) << (HOME - p)) if p > 0 and HOME - p <= wide else 0
     enemies = enemy_pieces(params, m)
     if _landings_by_square(params):
-        _parts_by_square(st, params, m, enemies, p0, p1, p2, p3, most0, most1, most2, most3, occ_n)
+        _parts_by_square(st, params, m, enemies, ps, mosts, occ_n)
         return
+    plain0 = (((<i64>1) << (most0 + 1)) - 1) & ~1
+    plain1 = (((<i64>1) << (most1 + 1)) - 1) & ~1
+    plain2 = (((<i64>1) << (most2 + 1)) - 1) & ~1
+    plain3 = (((<i64>1) << (most3 + 1)) - 1) & ~1
+    takes0 = takes1 = takes2 = takes3 = 0
     # A square without enemies takes a single piece (stacking=all): only the enemies'
     # squares need a look, each once (``seen``, two words of square bits).
     seen_low = seen_high = 0
