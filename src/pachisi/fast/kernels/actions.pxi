@@ -19,37 +19,62 @@ cdef i64 c_legal_actions(i32* st, Params params, i32* occ_n, i32* occ, i32* out,
 
 cdef inline i64 legal_inline(i32* st, Params params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
     """:func:`legal_actions`, inlined into a game loop."""
-    n = raw_legal_inline(st, params, occ_n, occ, out, pool)
+    cdef Landed landed
+    landed.untracked = True
+    n = raw_legal_inline(st, params, occ_n, occ, out, pool, &landed)
+    # The rest of a split lists one part per unused piece and length: never two of one
+    # outcome.
+    if st[STAGE] != SPEND_STAGE or n <= 2 or st[SPLIT_LEFT]:
+        return n
+    shared = _shared_landings(&landed, st + POS + 4 * mover_of(st, params, st[SEAT]))
+    if shared == NONE_SHARED:
+        return n
     if (
-        st[STAGE] == SPEND_STAGE
-        and n > 2
-        and _may_collide(st, out, n)
-        and _keys_collide(st, params, out, n)
+        shared == MOVES_SHARED
+        and st[ITEMS_LEN] + st[PYADAS] >= 2
+        and _moves_cannot_draw(st, params)
     ):
+        # Every two actions that share a landing spend different things (_shared_landings)
+        # and leave the turn going on, and no move draws: each is an outcome of its own,
+        # as _one_per_outcome would find without a row (_all_apart).
+        return n
+    if _keys_collide(st, params, out, n):
         n = _one_per_outcome(st, params, out, n)
     return n
 
 
-cdef inline bint _may_collide(i32* st, i32* out, i64 n) noexcept nogil:
-    """Whether two of the ``n`` actions in ``out``, a spending stage's list, may take the
-    same pieces to the same progress (:func:`_landing_key`), without decoding them.
+cdef enum:
+    # What _shared_landings finds.
+    NONE_SHARED = 0
+    MOVES_SHARED = 1
+    OTHERS_SHARED = 2
 
-    The rest of a split lists one part per unused piece and length: never. One value to
-    spend, with no pyada, lists the uses of that value alone (legal.pxi, ``value_uses``):
-    its moves, laps, groups and split parts each take their pieces somewhere of their own,
-    and of its entries only one is ever listed; the one landing two of them can share is
-    home, by an exit from the last square and by a one-step part of the same piece."""
-    if st[SPLIT_LEFT]:
-        return False
-    if st[PYADAS]:
-        return True
-    for q in range(1, st[ITEMS_LEN]):
-        if st[ITEMS + q] != st[ITEMS]:
-            return True
-    for i in range(n):
-        if EXIT_BASE <= out[i] < ENTER_BASE:
-            return True
-    return False
+
+cdef inline i64 _shared_landings(Landed* landed, i32* pos) noexcept nogil:
+    """What the actions of a spending stage's list, as its making noted them in ``landed``,
+    share: ``NONE_SHARED`` if no two take the same pieces to the same place (then no two
+    can have one outcome); ``MOVES_SHARED`` if only moves of one piece short of home do;
+    ``OTHERS_SHARED`` if anything else may (two entries, a landing home, a group move, or a
+    list that was not noted). ``pos`` is where the mover's four pieces' progress starts in
+    the row.
+
+    Two moves of one piece to one place short of home spend different things, which each
+    leaves to spend: they come from different values' uses (a whole item, or a first part
+    of a larger one; a split's first parts of one item are of different lengths), or one
+    is a pyada's step. One value's uses take a piece to one place once, but for an exit and
+    a one-step part, which both go home (legal.pxi, ``value_uses``)."""
+    if landed.untracked or landed.entries >= 2:
+        return OTHERS_SHARED
+    shared = NONE_SHARED
+    for i in range(4):
+        twice = landed.twice[i]
+        if twice:
+            shared = MOVES_SHARED
+            # A piece with a shared landing is on the board: 1 <= HOME - p < HOME.
+            home = HOME - pos[i]
+            if home < 64 and (twice >> home) & 1:
+                return OTHERS_SHARED
+    return shared
 
 
 cdef enum:

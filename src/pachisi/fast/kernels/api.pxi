@@ -211,9 +211,9 @@ def split_parts(i32[::1] st, const i32[::1] params, i64 v, i64 left, bint first_
         occupancy(row, p, w.occ_n, w.occ)
         pieces = movable(row, p, m, row[SPLIT_USED])
         if by_search:
-            n = split_parts_by_search(row, p, w.occ_n, w.occ, m, v, left, w.acts, 0, first_only, w.pool, pieces)
+            n = split_parts_by_search(row, p, w.occ_n, w.occ, m, v, left, w.acts, 0, first_only, w.pool, pieces, NULL)
         else:
-            n = split_parts_by_sums(row, p, w.occ_n, w.occ, m, v, left, w.acts, 0, first_only, pieces)
+            n = split_parts_by_sums(row, p, w.occ_n, w.occ, m, v, left, w.acts, 0, first_only, pieces, NULL)
     return [int(w.acts[j]) for j in range(n)]
 
 

@@ -225,7 +225,7 @@ cdef bint all_stuck(i32* st, Params params, i64 seats) noexcept nogil:
                 # Immediate mode, free pyada: after the throw (declined) comes its step.
                 occupancy(trial, params, occ_n, occ)
                 m = mover_of(trial, params, seat)
-                if pyada_uses(trial, params, occ_n, occ, m, out, 0) > 0:
+                if pyada_uses(trial, params, occ_n, occ, m, out, 0, NULL) > 0:
                     return False
     return True
 

@@ -122,8 +122,26 @@ cdef i64 _free_use(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 v, i
     return FREE_BASE + slot
 
 
-cdef inline i64 value_uses(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 v, i64 bonus, i32* out, i64 n, Pool* pool) noexcept nogil:
-    """Every use of a throw of value ``v`` by seat ``m`` (C.10a step 5), after ``out[:n]``."""
+cdef inline void _land(Landed* landed, i64 i, u64 steps) noexcept nogil:
+    """Note in ``landed`` (if it is not NULL) that listed actions move piece ``i`` of the
+    mover alone each a number of steps in the mask ``steps``, one action per bit."""
+    if landed != NULL:
+        landed.twice[i] |= landed.once[i] & steps
+        landed.once[i] |= steps
+
+
+cdef inline void _land_steps(Landed* landed, i64 i, i64 steps) noexcept nogil:
+    """:func:`_land` for one action of ``steps`` steps."""
+    if landed != NULL:
+        if steps < 64:
+            _land(landed, i, (<u64>1) << steps)
+        else:
+            landed.untracked = True
+
+
+cdef inline i64 value_uses(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 v, i64 bonus, i32* out, i64 n, Pool* pool, Landed* landed) noexcept nogil:
+    """Every use of a throw of value ``v`` by seat ``m`` (C.10a step 5), after ``out[:n]``;
+    noted in ``landed`` unless it is NULL."""
     cdef bint credit, grace, legal, split, splits
     if param(params, P_LUDII):
         return ludii_uses(st, params, m, v, out, n)
@@ -155,6 +173,7 @@ cdef inline i64 value_uses(i32* st, Params params, i32* occ_n, i32* occ, i64 m, 
         if legal:
             out[n] = move_id(i, slot)
             n += 1
+            _land_steps(landed, i, steps)
         if param(params, P_EXTRA_LAP) and not (st[LAPS] >> g) & 1 and p <= 75 and p + steps >= 76:
             t = p + steps - 68
             if (
@@ -176,10 +195,14 @@ cdef inline i64 value_uses(i32* st, Params params, i32* occ_n, i32* occ, i64 m, 
         ):
             out[n] = exit_id(i, slot)
             n += 1
+            _land_steps(landed, i, HOME - p)
     if param(params, P_SPLIT) == 2:
+        grouped = n
         n = _group_uses(st, params, occ_n, occ, m, steps, slot, out, n)
+        if landed != NULL and n > grouped:
+            landed.untracked = True
     if splits:
-        n = _split_parts(st, params, occ_n, occ, m, v, v, out, n, True, pool, pieces)
+        n = _split_parts(st, params, occ_n, occ, m, v, v, out, n, True, pool, pieces, landed)
     free = -1
     if not (st[ENTERED] >> m) & 1 and param(params, P_FIRST_FREE) != 2:
         free = _free_use(st, params, occ_n, occ, m, v, bonus)
@@ -199,6 +222,8 @@ cdef inline i64 value_uses(i32* st, Params params, i32* occ_n, i32* occ, i64 m, 
     if enter >= 0:
         out[n] = enter
         n += 1
+    if landed != NULL:
+        landed.entries += (free >= 0) + (enter >= 0)
     return n
 
 
@@ -230,18 +255,22 @@ cdef i64 _group_uses(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 st
     return n
 
 
-cdef i64 pyada_uses(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i32* out, i64 n) noexcept nogil:
-    """A pyada: one step for any piece, or an entry with ``pyada_can_enter`` (V-PYADA)."""
+cdef i64 pyada_uses(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i32* out, i64 n, Landed* landed) noexcept nogil:
+    """A pyada: one step for any piece, or an entry with ``pyada_can_enter`` (V-PYADA);
+    noted in ``landed`` unless it is NULL."""
     pieces = movable(st, params, m, 0)
     for i in range(4):
         if (pieces >> i) & 1 and move_legal(st, params, occ_n, occ, m, 4 * m + i, 1, 1):
             out[n] = PYADA_MOVE_BASE + i
             n += 1
+            _land_steps(landed, i, 1)
     if param(params, P_PYADA_ENTER):
         i = waiting(st, m)
         if i >= 0 and entry_target(st, params, occ_n, occ, m, 1) >= 0:
             out[n] = PYADA_ENTER_ID
             n += 1
+            if landed != NULL:
+                landed.entries += 1
     return n
 
 
@@ -283,11 +312,13 @@ cdef i64 raw_legal_actions(i32* st, Params params, i32* occ_n, i32* occ, i32* ou
     C.10b's "one outcome, one action" (:func:`pachisi.fast._actions.legal_actions`, which
     needs the transitions): enough for asking whether an action other than a decline
     exists."""
-    return raw_legal_inline(st, params, occ_n, occ, out, pool)
+    return raw_legal_inline(st, params, occ_n, occ, out, pool, NULL)
 
 
-cdef inline i64 raw_legal_inline(i32* st, Params params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
-    """:func:`raw_legal_actions`, inlined into a game loop (its searches stay calls)."""
+cdef inline i64 raw_legal_inline(i32* st, Params params, i32* occ_n, i32* occ, i32* out, Pool* pool, Landed* landed) noexcept nogil:
+    """:func:`raw_legal_actions`, inlined into a game loop (its searches stay calls). A
+    spending stage's list that is not the rest of a split is noted in ``landed`` (which may
+    be NULL); it is left as it was otherwise."""
     stage = st[STAGE]
     m = mover_of(st, params, st[SEAT])
     if stage == ACT_STAGE:
@@ -301,7 +332,7 @@ cdef inline i64 raw_legal_inline(i32* st, Params params, i32* occ_n, i32* occ, i
             pieces = movable(st, params, m, st[SPLIT_USED])
             return _split_parts(
                 st, params, occ_n, occ, m, st[SPLIT_VALUE], st[SPLIT_LEFT], out, 0, False, pool,
-                pieces,
+                pieces, NULL,
             )  # fmt: skip
         if param(params, P_FIRST_FREE) == 3 and not (st[ENTERED] >> m) & 1:
             free = _free_use(st, params, occ_n, occ, m, v, 0)
@@ -312,7 +343,7 @@ cdef inline i64 raw_legal_inline(i32* st, Params params, i32* occ_n, i32* occ, i
         bonus = 1 if st[PYADAS] and param(params, P_PYADA_ATTACHED) else 0
     elif stage == PYADA_STAGE:
         occupancy(st, params, occ_n, occ)
-        n = pyada_uses(st, params, occ_n, occ, m, out, 0)
+        n = pyada_uses(st, params, occ_n, occ, m, out, 0, NULL)
         return _finish_list(params, out, n)
     elif stage == SPEND_STAGE:
         occupancy(st, params, occ_n, occ)
@@ -320,20 +351,26 @@ cdef inline i64 raw_legal_inline(i32* st, Params params, i32* occ_n, i32* occ, i
             pieces = movable(st, params, m, st[SPLIT_USED])
             return _split_parts(
                 st, params, occ_n, occ, m, st[SPLIT_VALUE], st[SPLIT_LEFT], out, 0, False, pool,
-                pieces,
+                pieces, NULL,
             )  # fmt: skip
         bonus = 0
         v = _next_item(st, (<i64>1) << 30)
+        if landed != NULL:
+            memset(landed, 0, sizeof(Landed))
     else:
         return 0
     # The throw's uses, or every distinct collected value's, highest first (as
     # sorted(set(items), reverse=True)): one call site, so that value_uses is inlined.
+    # Only a spending stage's list is noted (and none at all where nothing is collected:
+    # the test then goes from every game loop of the specialized kernels).
+    if stage != SPEND_STAGE or not param(params, P_COLLECT):
+        landed = NULL
     n = 0
     while v >= 0:
-        n = value_uses(st, params, occ_n, occ, m, v, bonus, out, n, pool)
+        n = value_uses(st, params, occ_n, occ, m, v, bonus, out, n, pool, landed)
         v = _next_item(st, v) if stage == SPEND_STAGE else -1
     if stage == SPEND_STAGE and st[PYADAS]:
-        n = pyada_uses(st, params, occ_n, occ, m, out, n)
+        n = pyada_uses(st, params, occ_n, occ, m, out, n, landed)
     return _finish_list(params, out, n)
 
 

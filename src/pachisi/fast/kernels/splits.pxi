@@ -41,7 +41,7 @@ cdef inline i64 _reach(i32* st, i64 m, i64 used) noexcept nogil:
     return total
 
 
-cdef inline i64 _split_parts(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 v, i64 left, i32* out, i64 n, bint first_only, Pool* pool, i64 pieces) noexcept nogil:
+cdef inline i64 _split_parts(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 v, i64 left, i32* out, i64 n, bint first_only, Pool* pool, i64 pieces, Landed* landed) noexcept nogil:
     """Parts of ``left`` steps (of the throw ``v``) that still lead to a full split.
 
     ``first_only``: the first parts of a new split, which are shorter than the throw.
@@ -49,12 +49,14 @@ cdef inline i64 _split_parts(i32* st, Params params, i32* occ_n, i32* occ, i64 m
     Where the parts cannot affect each other's legality (:func:`parts_independent`) the
     answer comes from sums of allowed parts (:func:`split_parts_by_sums`), else from a
     search that plays the parts out (:func:`split_parts_by_search`); both list the same
-    parts in the same order.
+    parts in the same order, and note them in ``landed`` unless it is NULL.
     """
     if parts_independent(params, v):
-        return split_parts_by_sums(st, params, occ_n, occ, m, v, left, out, n, first_only, pieces)
+        return split_parts_by_sums(
+            st, params, occ_n, occ, m, v, left, out, n, first_only, pieces, landed
+        )
     return split_parts_by_search(
-        st, params, occ_n, occ, m, v, left, out, n, first_only, pool, pieces
+        st, params, occ_n, occ, m, v, left, out, n, first_only, pool, pieces, landed
     )
 
 
@@ -297,9 +299,10 @@ cdef void _fill_split_cache(i32* st, Params params, i32* occ_n, i32* occ, i64 m,
     """Cache, for the position of this occupancy and rests of up to ``wide`` steps, every
     unused piece's parts (plain, capturing, home) and, for each of ``pieces`` (the unused
     ones, :func:`movable`), the totals the other pieces can make: all of them (``total``),
-    and those that need no kill credit or bring their own capture (``backed``). A shorter
-    rest masks them: totals only grow as parts are added, so none of a shorter rest is
-    lost."""
+    and those that need no kill credit or bring their own capture (``backed``), each
+    reversed (total ``s`` at bit ``31 - s``), as every throw's parts read them
+    (:func:`split_parts_by_sums`). A shorter rest masks them: totals only grow as parts are
+    added, so none of a shorter rest is lost."""
     cdef bint credit
     used = st[SPLIT_USED]
     limit = ((<i64>1) << (wide + 1)) - 1
@@ -334,12 +337,13 @@ cdef void _fill_split_cache(i32* st, Params params, i32* occ_n, i32* occ, i64 m,
             for j in range(4):
                 if j != i and takes[j]:
                     backed |= _spread(takes[j], _sums(full, i, j, limit), limit)
-        occ_n[_TOTAL + i] = total
-        occ_n[_BACKED + i] = backed
+        reversed_total = reverse32(total)
+        occ_n[_TOTAL + i] = reversed_total
+        occ_n[_BACKED + i] = reversed_total if backed == total else reverse32(backed)
     occ_n[SPLIT_CACHE] = wide
 
 
-cdef inline i64 split_parts_by_sums(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 v, i64 left, i32* out, i64 n, bint first_only, i64 pieces) noexcept nogil:
+cdef inline i64 split_parts_by_sums(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 v, i64 left, i32* out, i64 n, bint first_only, i64 pieces, Landed* landed) noexcept nogil:
     """:func:`split_parts_by_search`'s answer where parts are independent
     (:func:`parts_independent`): the rest of a throw can be shared out exactly when it is a
     sum of allowed parts of distinct unused pieces, with a part home (which needs a kill
@@ -372,6 +376,7 @@ cdef inline i64 split_parts_by_sums(i32* st, Params params, i32* occ_n, i32* occ
         if move_legal_inline(st, params, occ_n, occ, m, 4 * m + alone, 1, left):
             out[n] = part_id(alone, slot, left)
             n += 1
+            _land_steps(landed, alone, left)
         return n
     if occ_n[SPLIT_CACHE] < left:
         _fill_split_cache(st, params, occ_n, occ, m, left, pieces)
@@ -380,20 +385,20 @@ cdef inline i64 split_parts_by_sums(i32* st, Params params, i32* occ_n, i32* occ
         if not (pieces >> i) & 1:
             continue
         takes = _cached(occ_n, _TAKES + i)
-        total = _cached(occ_n, _TOTAL + i)
-        backed = _cached(occ_n, _BACKED + i)
         top = left - 1 if starting else left
         home = _cached(occ_n, _HOMES + i) if credit else 0
         tries = (_cached(occ_n, _PLAIN + i) | takes | home) & (((<i64>2) << top) - 1)
         # A part of k < left steps is good when the others can make the other left - k:
-        # bit left - k of their totals, which the totals reversed and shifted put at bit k,
-        # so that all the good parts come out of one mask, shortest first.
+        # bit left - k of their totals, which the cache's reversed totals shifted put at
+        # bit k, so that all the good parts come out of one mask, shortest first. With a
+        # credit every total is backed.
         shift = 31 - left
-        rest = reverse32(total) >> shift
-        rest_backed = rest if credit else reverse32(backed) >> shift
+        rest = _cached(occ_n, _TOTAL + i) >> shift
+        rest_backed = _cached(occ_n, _BACKED + i) >> shift
         good = tries & (((<i64>1) << left) - 1) & ((takes & rest) | (~takes & rest_backed))
         if not first_only:
             good |= tries & ((<i64>1) << left)
+        _land(landed, i, <u64>good)
         while good:
             out[n] = part_id(i, slot, lowest_bit(good))
             n += 1
@@ -401,7 +406,7 @@ cdef inline i64 split_parts_by_sums(i32* st, Params params, i32* occ_n, i32* occ
     return n
 
 
-cdef i64 split_parts_by_search(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 v, i64 left, i32* out, i64 n, bint first_only, Pool* pool, i64 pieces) noexcept nogil:
+cdef i64 split_parts_by_search(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 v, i64 left, i32* out, i64 n, bint first_only, Pool* pool, i64 pieces, Landed* landed) noexcept nogil:
     """:func:`_split_parts` by playing the parts out: each candidate part is made on a copy
     and the rest searched depth first (:func:`_completable`)."""
     cdef bint starting
@@ -423,15 +428,18 @@ cdef i64 split_parts_by_search(i32* st, Params params, i32* occ_n, i32* occ, i64
                 if not first_only:
                     out[n] = part_id(i, slot, k)
                     n += 1
+                    _land_steps(landed, i, k)
                 continue
             if _completes_directly(st, params, occ_n, occ, m, i, k, left):
                 out[n] = part_id(i, slot, k)
                 n += 1
+                _land_steps(landed, i, k)
                 continue
             _after_part(st, params, m, i, k, left, pool, 0)
             if _completable(params, m, left - k, pool, 0):
                 out[n] = part_id(i, slot, k)
                 n += 1
+                _land_steps(landed, i, k)
     return n
 
 

@@ -155,7 +155,7 @@ cdef (bint, bint) _forfeit_check(i32* st, Params params, i32* occ_n, i32* occ) n
     if only_decline and st[PYADAS] and not param(params, P_PYADA_ATTACHED):
         occupancy(st, params, occ_n, occ)
         m = mover_of(st, params, st[SEAT])
-        pyada_usable = pyada_uses(st, params, occ_n, occ, m, out, 0) > 0
+        pyada_usable = pyada_uses(st, params, occ_n, occ, m, out, 0, NULL) > 0
     return only_decline, pyada_usable
 
 

@@ -37,6 +37,23 @@ cdef struct Pool:
     i32 meta[SPLIT_DEPTH][META_SIZE]
     i32 occ[SPLIT_DEPTH][OCC_SQUARES * OCC_DEPTH]
 
+# What a spending stage's list takes where, noted as the list is made (legal.pxi), for
+# C.10b's one-outcome pass (actions.pxi): two actions can have one outcome only if they
+# take the same pieces to the same place, so a list in which no landing is listed twice
+# needs no pass at all, and this tells it without decoding the list.
+cdef struct Landed:
+    # Per piece of the mover (a..d), bit s: some listed action moves that piece alone s
+    # steps (a move, a split's part, an exit, a pyada's step; a lap lands where nothing
+    # else can, and is not noted).
+    u64 once[4]
+    # Bit s: two listed actions do.
+    u64 twice[4]
+    # How many entries are listed (they all put the lowest waiting piece on one square).
+    i64 entries
+    # Whether an action whose landing is not noted (a group move) was listed, or the list
+    # was not noted at all: then nothing can be said.
+    bint untracked
+
 # The buffers one game's loop works in, allocated once for the whole game (playout.pxi,
 # new_work): occupancy counts and lists, legal actions, the split pool, and the greedy
 # player's trial row, its event buffer and counts, and its best actions.
@@ -59,17 +76,6 @@ cdef extern from *:
         x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
         return (int64_t)((x * 0x0101010101010101ull) >> 56);
     }
-    static inline int pachisi_same_words16(const int32_t* a, const int32_t* b) {
-        /* Sixteen words compared as eight 64-bit ones, which the compiler turns into a
-           few vector instructions: memcpy is how C reads a possibly unaligned word. */
-        uint64_t diff = 0, x, y;
-        for (int j = 0; j < 8; j++) {
-            memcpy(&x, a + 2 * j, 8);
-            memcpy(&y, b + 2 * j, 8);
-            diff |= x ^ y;
-        }
-        return diff == 0;
-    }
     static inline int64_t pachisi_reverse32(int64_t x) {
         uint32_t v = (uint32_t)x;
         v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
@@ -87,7 +93,5 @@ cdef extern from *:
     i64 lowest_bit "__builtin_ctzll"(u64 x) nogil
     # The number of zero bits above the highest set bit of x (x must not be 0).
     i64 leading_zeros "__builtin_clzll"(u64 x) nogil
-    # Whether the 16 words at a and at b are equal (the pieces' progress of two rows).
-    bint same_words16 "pachisi_same_words16"(const i32* a, const i32* b) nogil
     # The low 32 bits of x in reverse order (bit j becomes bit 31 - j; higher bits dropped).
     i64 reverse32 "pachisi_reverse32"(i64 x) nogil
