@@ -52,7 +52,16 @@ def pxi_text() -> str:
     return "\n".join(lines)
 
 
-TABLES = ("SQUARES", "PROGRESS_ON", "SEAT_PROGRESS", "TURNED", "CASTLE", "PRIVATE", "MEETS")
+TABLES = (
+    "SQUARES",
+    "PROGRESS_ON",
+    "SEAT_PROGRESS",
+    "TURNED",
+    "CASTLE",
+    "PRIVATE",
+    "MEETS",
+    "FREE_LANDINGS",
+)
 """The board tables of :mod:`pachisi.fast.params` the kernels read."""
 
 
@@ -65,7 +74,7 @@ def _tables() -> list[str]:
     decls: list[str] = []
     for name in TABLES:
         table = np.asarray(getattr(params, name))
-        ctype = "int32_t" if table.dtype == np.int32 else "char"
+        ctype = {np.int32: "int32_t", np.int64: "int64_t"}.get(table.dtype.type, "char")
         dims = "".join(f"[{n}]" for n in table.shape)
         rows = [", ".join(str(int(x)) for x in row) for row in table.reshape(-1, table.shape[-1])]
         body = ",\n        ".join("{" + row + "}" for row in rows)
@@ -73,7 +82,7 @@ def _tables() -> list[str]:
             body = rows[0]
         c_name = f"PACHISI_{name}"
         c_code.append(f"    static const {ctype} {c_name}{dims} = {{\n        {body}\n    }};")
-        cython_type = "i32" if ctype == "int32_t" else "char"
+        cython_type = {"int32_t": "i32", "int64_t": "i64"}.get(ctype, "char")
         decls.append(f'    const {cython_type} {name} "{c_name}"{dims}')
     return [
         "# The board tables of pachisi.fast.params.",

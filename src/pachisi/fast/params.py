@@ -25,6 +25,7 @@ import numpy.typing as npt
 from pachisi.rules.board import (
     HOME,
     IS_CASTLE,
+    LAST_SQUARE,
     NUM_SQUARES,
     PRIVATE_SQUARES,
     SQUARE_OF,
@@ -112,7 +113,16 @@ every throw and every legal list, so a lookup replaces a search of the table."""
 P_SMALLEST: Final = P_VALUE_SLOT + VALUE_SLOTS
 """``params[P_SMALLEST]`` is the lowest ``k`` whose throw is worth the least, where
 R-FROZEN's cheap test starts trying values (it asks after every action)."""
-PARAMS_SIZE: Final = P_SMALLEST + 1
+FREE_STEPS: Final = 62
+"""Throw values below this are in :data:`P_VALUES`'s mask."""
+P_VALUES: Final = P_SMALLEST + 1
+"""``params[P_VALUES]`` and ``params[P_VALUES + 1]``: the throw values below
+:data:`FREE_STEPS` as a mask (bit ``v``), in two halves of 31 bits (the vector is
+``int32``), so that R-FROZEN's cheap test asks a piece's moves by every value at once
+(:data:`FREE_LANDINGS`). ``params[P_VALUES + 2]`` is 1 if a value of ``FREE_STEPS`` up to
+the last square's progress exists, which the mask leaves out: the test then tries the
+values one by one."""
+PARAMS_SIZE: Final = P_VALUES + 3
 
 SPECIALIZED: Final = ("classic", "ludii", "wikipedia-full")
 """Named rulesets the kernels are also compiled for with every parameter a constant
@@ -200,6 +210,10 @@ def compile_ruleset(r: Ruleset) -> tuple[npt.NDArray[np.int32], float]:
         if 0 <= r.score_table[k] < VALUE_SLOTS:
             p[P_VALUE_SLOT + r.score_table[k]] = k
     p[P_SMALLEST] = min(range(r.cowries + 1), key=lambda k: (r.score_table[k], k))
+    values = sum(1 << v for v in set(r.score_table) if v < FREE_STEPS)
+    p[P_VALUES] = values & 0x7FFFFFFF
+    p[P_VALUES + 1] = values >> 31
+    p[P_VALUES + 2] = any(FREE_STEPS <= v <= LAST_SQUARE for v in r.score_table)
     return p, float(r.p_mouth_up)
 
 
@@ -280,6 +294,23 @@ MEETS: Final = _meets_table()
 (:data:`PROGRESS_ON`), plus :data:`CASTLE_MARK` if it is a castle; -1 where ``p`` is not on
 the board (0, home) or the route does not pass the square. The split sums look up every
 enemy this way (kernels/splits.pxi)."""
+
+
+def _free_landings() -> npt.NDArray[np.int64]:
+    table = np.zeros((4, HOME + 1), dtype=np.int64)
+    for seat in range(4):
+        for p in range(1, LAST_SQUARE + 1):
+            for d in range(1, min(FREE_STEPS, LAST_SQUARE - p + 1)):
+                if not CASTLE[SQUARES[seat, p + d]]:
+                    table[seat, p] |= 1 << d
+    return table
+
+
+FREE_LANDINGS: Final = _free_landings()
+"""``FREE_LANDINGS[seat, p]``: the step counts ``d`` (bit ``d``, below :data:`FREE_STEPS`)
+that take a piece of ``seat`` from progress ``p`` on the board to a square short of home
+that is no castle, where R-FROZEN's cheap test finds a move that nothing on the board can
+refuse under ``castle_mode=block`` (kernels/frozen.pxi)."""
 
 
 def _turned() -> npt.NDArray[np.int32]:

@@ -20,6 +20,9 @@ cdef i64 c_legal_actions(i32* st, Params params, i32* occ_n, i32* occ, i32* out,
 cdef inline i64 legal_inline(i32* st, Params params, i32* occ_n, i32* occ, i32* out, Pool* pool) noexcept nogil:
     """:func:`legal_actions`, inlined into a game loop."""
     cdef Landed landed
+    if not param(params, P_COLLECT):
+        # Nothing is spent from collected items: no list has two actions of one outcome.
+        return raw_legal_inline(st, params, occ_n, occ, out, pool, NULL)
     landed.untracked = True
     n = raw_legal_inline(st, params, occ_n, occ, out, pool, &landed)
     # The rest of a split lists one part per unused piece and length: never two of one

@@ -91,9 +91,22 @@ cdef inline bint _landings_free(Params params) noexcept nogil:
 cdef inline bint _free_move(Params params, i64 m, i64 p, i64 first) noexcept nogil:
     """Whether a piece of ``m`` on progress ``p`` has a move that is legal wherever landings
     are free, whatever stands anywhere: by some value onto a square short of home that is
-    no castle (or any, where castles do not block)."""
+    no castle (or any, where castles do not block). Every value below ``FREE_STEPS`` is
+    asked at once (``P_VALUES``); larger ones, in a ruleset that has them, one by one from
+    ``first``."""
     cdef bint block = param(params, P_CASTLE) == 0
+    cdef u64 values = <u64>param(params, P_VALUES) | (<u64>param(params, P_VALUES + 1) << 31)
     if not 1 <= p <= LAST_SQUARE:
+        return False
+    if block:
+        if <u64>FREE_LANDINGS[m][p] & values:
+            return True
+    elif LAST_SQUARE - p >= FREE_STEPS:
+        if values:
+            return True
+    elif values & (((<u64>2) << (LAST_SQUARE - p)) - 2):
+        return True
+    if not param(params, P_VALUES + 2):
         return False
     cowries = param(params, P_COWRIES)
     k = first
