@@ -175,41 +175,46 @@ cdef inline u64 _window(u64 low, u64 high, i64 p) noexcept nogil:
 
 cdef inline void _parts_by_square(i32* st, Params params, i64 m, i64 enemies, i64* ps, i64* mosts, i32* occ_n) noexcept nogil:
     """:func:`_parts`'s plain and capturing parts where landings depend on the square
-    alone (:func:`_landings_by_square`): the enemies' squares as masks over the mover's
-    progress (the squares it may not land on, and those where it captures), each piece's
-    parts (of at most ``mosts[j]`` steps from ``ps[j]``) then a shift of them, without a
-    look at any square twice."""
+    alone (:func:`_landings_by_square`): the squares of the enemies (``enemies``, whole
+    seats, :func:`enemy_pieces`) as masks over the mover's progress (the squares it may
+    not land on, and those where it captures), each piece's parts (of at most
+    ``mosts[j]`` steps from ``ps[j]``) then a shift of them, without a look at any square
+    twice."""
     cdef u64 bad_low = 0, bad_high = 0, take_low = 0, take_high = 0, bit
     cdef bint block = param(params, P_CASTLE) == 0
     cdef bint coexist = param(params, P_CASTLE) == 1
     cdef bint castle
-    while enemies:
-        g = lowest_bit(enemies)
-        enemies &= enemies - 1
-        t = MEETS[m][(HOME + 1) * (g >> 2) + st[POS + g]]
-        if t < 0:
+    cdef const i32* meets
+    # Enemies come by whole seats: each seat's row of MEETS is looked up by progress alone.
+    for s in range(4):
+        if not (enemies >> (4 * s)) & 1:
             continue
-        castle = t >= CASTLE_MARK
-        t &= CASTLE_MARK - 1
-        if coexist and castle:
-            continue
-        # The route passes its own column twice: progress t and HOME - t (t up to 8) are
-        # one square.
-        for q in range(2):
-            if q == 1:
-                if t > 8:
-                    break
-                t = HOME - t
-            bit = (<u64>1) << (t & 63)
-            if block and castle:
-                if t < 64:
-                    bad_low |= bit
+        meets = &MEETS[m][(HOME + 1) * s]
+        for i in range(4):
+            t = meets[st[POS + 4 * s + i]]
+            if t < 0:
+                continue
+            castle = t >= CASTLE_MARK
+            t &= CASTLE_MARK - 1
+            if coexist and castle:
+                continue
+            # The route passes its own column twice: progress t and HOME - t (t up to 8)
+            # are one square.
+            for q in range(2):
+                if q == 1:
+                    if t > 8:
+                        break
+                    t = HOME - t
+                bit = (<u64>1) << (t & 63)
+                if block and castle:
+                    if t < 64:
+                        bad_low |= bit
+                    else:
+                        bad_high |= bit
+                elif t < 64:
+                    take_low |= bit
                 else:
-                    bad_high |= bit
-            elif t < 64:
-                take_low |= bit
-            else:
-                take_high |= bit
+                    take_high |= bit
     for j in range(4):
         most = mosts[j]
         plain = (((<i64>1) << (most + 1)) - 1) & ~1
