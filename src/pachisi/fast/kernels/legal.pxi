@@ -229,16 +229,8 @@ cdef inline i64 value_uses(i32* st, Params params, i32* occ_n, i32* occ, i64 m, 
 
 cdef inline bint _two_on_board(i32* st, i64 m) noexcept nogil:
     """Whether two or more of ``m``'s pieces are on the board: a new split needs them."""
-    # 0 < p < HOME as one unsigned comparison each, without a branch per piece.
-    cdef u32 last = LAST_SQUARE
-    cdef i32* pos = st + POS + 4 * m
-    cdef i64 count = (
-        <i64>(<u32>(pos[0] - 1) < last)
-        + <i64>(<u32>(pos[1] - 1) < last)
-        + <i64>(<u32>(pos[2] - 1) < last)
-        + <i64>(<u32>(pos[3] - 1) < last)
-    )
-    return count >= 2
+    on = pieces_on_board(st, m)
+    return on & (on - 1) != 0
 
 
 cdef i64 _group_uses(i32* st, Params params, i32* occ_n, i32* occ, i64 m, i64 steps, i64 slot, i32* out, i64 n) noexcept nogil:

@@ -72,6 +72,23 @@ cdef extern from *:
         return -1;
     #endif
     }
+    /* The words of a[4] strictly between lo and hi, as a bitmask: with SSE2 (every x86-64)
+       the four at once, else one unsigned comparison each; no branch either way. */
+    static inline int64_t pachisi_between4(const int32_t* a, int32_t lo, int32_t hi) {
+    #if defined(__SSE2__)
+        __m128i w = _mm_loadu_si128((const __m128i*)a);
+        __m128i in = _mm_and_si128(_mm_cmpgt_epi32(w, _mm_set1_epi32(lo)),
+                                   _mm_cmplt_epi32(w, _mm_set1_epi32(hi)));
+        return _mm_movemask_ps(_mm_castsi128_ps(in));
+    #else
+        uint32_t span = (uint32_t)(hi - lo - 1);
+        int64_t mask = 0;
+        for (int j = 0; j < 4; j++) {
+            mask |= (int64_t)((uint32_t)(a[j] - lo - 1) < span) << j;
+        }
+        return mask;
+    #endif
+    }
     /* Whether the 16 words at a and at b are equal. With SSE2 (every x86-64) four loads a
        side, one test; a loop over them, which the compiler leaves as one, takes four times
        the instructions, and every list and move asks it (occupancy_fresh). */
@@ -98,6 +115,8 @@ cdef extern from *:
     i64 pieces_on "pachisi_pieces_on"(const i32* pos, const i32* at) nogil
     # Where ``v`` first stands among the ``n`` (0..16) words of ``a`` (16 words), or -1.
     i64 find16 "pachisi_find16"(const i32* a, i64 v, i64 n) nogil
+    # The words of ``a`` (4 words) strictly between ``lo`` and ``hi``, as a bitmask.
+    i64 between4 "pachisi_between4"(const i32* a, i32 lo, i32 hi) nogil
     # Whether the 16 words at a and at b are equal (the pieces' progress of two rows).
     bint same_words16 "pachisi_same_words16"(const i32* a, const i32* b) nogil
 
@@ -144,12 +163,14 @@ cdef inline bint seat_finished(i32* st, i64 seat) noexcept nogil:
     return ((p[0] == HOME) & (p[1] == HOME) & (p[2] == HOME) & (p[3] == HOME)) != 0
 
 
+cdef inline i64 pieces_on_board(i32* st, i64 seat) noexcept nogil:
+    """``seat``'s pieces on the board (a bitmask over a..d), the four compared at once."""
+    return between4(st + POS + 4 * seat, 0, HOME)
+
+
 cdef inline bint on_board(i32* st, i64 seat) noexcept nogil:
-    for i in range(4):
-        p = st[POS + 4 * seat + i]
-        if 1 <= p <= LAST_SQUARE:
-            return True
-    return False
+    """Whether any of ``seat``'s pieces is on the board."""
+    return pieces_on_board(st, seat) != 0
 
 
 cdef inline i64 mover_of(i32* st, Params params, i64 seat) noexcept nogil:

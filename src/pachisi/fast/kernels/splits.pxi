@@ -116,15 +116,18 @@ cdef inline i64 _spread(i64 sums, i64 parts, i64 limit) noexcept nogil:
     return out & limit
 
 
-cdef inline i64 _sums(i64* choices, i64 skip, i64 skip_too, i64 limit) noexcept nogil:
-    """Every total the pieces other than ``skip`` and ``skip_too`` can make, each adding
-    one of its ``choices`` (a mask over steps that includes 0), up to ``limit``."""
-    out = 1
-    for j in range(4):
-        if j != skip and j != skip_too and choices[j] != 1:
-            # The first piece's totals are its choices (out is {0}): no spreading, and no
-            # counting of bits, which takes a dozen instructions without a popcnt.
-            out = _spread(out, choices[j], limit) if out != 1 else choices[j] & limit
+cdef inline i64 _sums(i64* choices, i64 pieces, i64 limit) noexcept nogil:
+    """Every total the ``pieces`` (a bitmask) can make, each adding one of its ``choices``
+    (a mask over steps that includes 0), up to ``limit``."""
+    if not pieces:
+        return 1
+    # The first piece's totals are its choices: no spreading, and no counting of bits,
+    # which takes a dozen instructions without a popcnt.
+    out = choices[lowest_bit(pieces)] & limit
+    pieces &= pieces - 1
+    while pieces:
+        out = _spread(out, choices[lowest_bit(pieces)], limit)
+        pieces &= pieces - 1
     return out
 
 
@@ -318,6 +321,9 @@ cdef void _fill_split_cache(i32* st, Params params, i32* occ_n, i32* occ, i64 m,
     cdef i64 home[4]
     cdef i64 full[4]
     cdef i64 homeless[4]
+    # Bitmasks over the pieces: those with a part (some choice besides nothing), with one
+    # short of home, with a part home, and with a capturing one.
+    moving = short = homing = taking = 0
     for j in range(4):
         plain[j] = _cached(occ_n, _PLAIN + j)
         takes[j] = _cached(occ_n, _TAKES + j)
@@ -325,23 +331,32 @@ cdef void _fill_split_cache(i32* st, Params params, i32* occ_n, i32* occ, i64 m,
         # Each piece gives at most one part: every piece's choices, nothing included (bit 0).
         full[j] = 1 | plain[j] | takes[j] | home[j]
         homeless[j] = 1 | plain[j] | takes[j]
+        bit = (<i64>1) << j
+        if full[j] != 1:
+            moving |= bit
+        if homeless[j] != 1:
+            short |= bit
+        if home[j]:
+            homing |= bit
+        if takes[j]:
+            taking |= bit
     for i in range(4):
         if not (pieces >> i) & 1:
             continue
-        total = _sums(full, i, i, limit)
-        homes = 0
-        for j in range(4):
-            if j != i:
-                homes |= home[j]
-        if credit or not homes:
+        others = ~((<i64>1) << i)
+        total = _sums(full, moving & others, limit)
+        if credit or not homing & others:
             backed = total
         else:
             # Without a credit a total is backed when it takes no piece home, or when one
             # of its parts captures (whatever the others do).
-            backed = _sums(homeless, i, i, limit)
-            for j in range(4):
-                if j != i and takes[j]:
-                    backed |= _spread(takes[j], _sums(full, i, j, limit), limit)
+            backed = _sums(homeless, short & others, limit)
+            takers = taking & others
+            while takers:
+                j = lowest_bit(takers)
+                takers &= takers - 1
+                rest = _sums(full, moving & others & ~((<i64>1) << j), limit)
+                backed |= _spread(takes[j], rest, limit)
         reversed_total = reverse32(total)
         occ_n[_TOTAL + i] = reversed_total
         occ_n[_BACKED + i] = reversed_total if backed == total else reverse32(backed)
@@ -365,16 +380,10 @@ cdef inline i64 split_parts_by_sums(i32* st, Params params, i32* occ_n, i32* occ
     used = st[SPLIT_USED]
     starting = left == v and used == 0
     slot = value_slot(params, v)
-    alone = -1
-    for j in range(4):
-        p = st[POS + 4 * m + j]
-        if not (used >> j) & 1 and 0 < p < HOME:
-            if alone >= 0:
-                alone = 4
-                break
-            alone = j
-    if alone < 0:
+    unused = pieces_on_board(st, m) & ~used
+    if not unused:
         return n
+    alone = lowest_bit(unused) if unused & (unused - 1) == 0 else 4
     if alone < 4:
         if first_only or starting:
             return n
