@@ -18,18 +18,16 @@ cdef enum:
 cdef inline i64 movable(i32* st, Params params, i64 m, i64 exclude) noexcept nogil:
     """The mover's pieces on the board (a bitmask over a..d), one per group of
     interchangeable pieces; ``exclude`` leaves pieces out before grouping."""
+    on = pieces_on_board(st, m) & ~exclude
+    # Under Ludii's flow every piece is its own; one piece alone has no twin.
+    if param(params, P_LUDII) or on & (on - 1) == 0:
+        return on
     mask = 0
-    if param(params, P_LUDII):
-        for i in range(4):
-            p = st[POS + 4 * m + i]
-            if 0 < p < HOME and not (exclude >> i) & 1:
-                mask |= (<i64>1) << i
-        return mask
     in_records = record_pieces(st)
     for i in range(4):
         g = 4 * m + i
         p = st[POS + g]
-        if 0 < p < HOME and not (exclude >> i) & 1:
+        if (on >> i) & 1:
             same = False
             for j in range(i):
                 h = 4 * m + j

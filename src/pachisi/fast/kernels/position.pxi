@@ -157,10 +157,9 @@ cdef inline i64 value_slot(Params params, i64 v) noexcept nogil:
 
 
 cdef inline bint seat_finished(i32* st, i64 seat) noexcept nogil:
-    # All four compared, with no early exit: which piece is the first not home is as good
-    # as random, and a loop that stopped there would mispredict its end.
-    p = st + POS + 4 * seat
-    return ((p[0] == HOME) & (p[1] == HOME) & (p[2] == HOME) & (p[3] == HOME)) != 0
+    # All four compared at once, with no early exit: which piece is the first not home is
+    # as good as random, and a loop that stopped there would mispredict its end.
+    return between4(st + POS + 4 * seat, HOME - 1, HOME + 1) == 0xF
 
 
 cdef inline i64 pieces_on_board(i32* st, i64 seat) noexcept nogil:
