@@ -106,3 +106,23 @@ def test_c10b_moves_that_draw_are_one_outcome_in_both_engines(position: str) -> 
     params, _ = compile_ruleset(state.ruleset)
     problem, _ = compare_legal(state, to_row(state), params, Scratch())
     assert not problem
+
+
+ENTRIES_APART = (
+    "84,1,0,0/84,84,17,8/84,76,0,0/84,84,78,8 s0 134 items=10,30,2 flags=1 "
+    "entered=0,1,2,3 kills=1,3,1,1 wikipedia-full"
+)
+"""Seat 0 spends a 30, a 10 and a 2 with 0c and 0d waiting (found in a random game): the
+entries ``0c@30`` and ``0c@10`` put the same piece on the same square and leave different
+items to spend, and no move or entry can draw the game here. The compiled engine keeps
+both without playing either out (kernels/actions.pxi, ``_shared_landings``)."""
+
+
+def test_c10b_entries_that_spend_different_items_are_outcomes_of_their_own() -> None:
+    state = read_position(ENTRIES_APART)
+    listed = [str(a) for a in engine.legal_actions(state)]
+    assert {"0c@30", "0c@10"} <= set(listed)
+    assert len(listed) == len(_legal.legal_actions(state))
+    params, _ = compile_ruleset(state.ruleset)
+    problem, _ = compare_legal(state, to_row(state), params, Scratch())
+    assert not problem

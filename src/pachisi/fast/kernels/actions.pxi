@@ -29,17 +29,17 @@ cdef inline i64 legal_inline(i32* st, Params params, i32* occ_n, i32* occ, i32* 
     # outcome.
     if st[STAGE] != SPEND_STAGE or n <= 2 or st[SPLIT_LEFT]:
         return n
-    shared = _shared_landings(&landed, st + POS + 4 * mover_of(st, params, st[SEAT]))
+    shared = _shared_landings(&landed, params, st + POS + 4 * mover_of(st, params, st[SEAT]))
     if shared == NONE_SHARED:
         return n
     if (
-        shared == MOVES_SHARED
+        shared == SHARED_APART
         and st[ITEMS_LEN] + st[PYADAS] >= 2
         and _moves_cannot_draw(st, params)
     ):
         # Every two actions that share a landing spend different things (_shared_landings)
-        # and leave the turn going on, and no move draws: each is an outcome of its own,
-        # as _one_per_outcome would find without a row (_all_apart).
+        # and leave the turn going on, and no move or entry draws: each is an outcome of
+        # its own, as _one_per_outcome would find with rows.
         return n
     if _keys_collide(st, params, out, n):
         n = _one_per_outcome(st, params, out, n)
@@ -49,34 +49,43 @@ cdef inline i64 legal_inline(i32* st, Params params, i32* occ_n, i32* occ, i32* 
 cdef enum:
     # What _shared_landings finds.
     NONE_SHARED = 0
-    MOVES_SHARED = 1
-    OTHERS_SHARED = 2
+    SHARED_APART = 1
+    SHARED_OTHERWISE = 2
 
 
-cdef inline i64 _shared_landings(Landed* landed, i32* pos) noexcept nogil:
+cdef inline i64 _shared_landings(Landed* landed, Params params, i32* pos) noexcept nogil:
     """What the actions of a spending stage's list, as its making noted them in ``landed``,
     share: ``NONE_SHARED`` if no two take the same pieces to the same place (then no two
-    can have one outcome); ``MOVES_SHARED`` if only moves of one piece short of home do;
-    ``OTHERS_SHARED`` if anything else may (two entries, a landing home, a group move, or a
-    list that was not noted). ``pos`` is where the mover's four pieces' progress starts in
-    the row.
+    can have one outcome); ``SHARED_APART`` if only moves of one piece short of home do, or
+    entries, each spending something different; ``SHARED_OTHERWISE`` if anything else may
+    (a landing home, two entries that spend one item, a group move, or a list that was not
+    noted). ``pos`` is where the mover's four pieces' progress starts in the row.
 
     Two moves of one piece to one place short of home spend different things, which each
     leaves to spend: they come from different values' uses (a whole item, or a first part
     of a larger one; a split's first parts of one item are of different lengths), or one
     is a pyada's step. One value's uses take a piece to one place once, but for an exit and
-    a one-step part, which both go home (legal.pxi, ``value_uses``)."""
-    if landed.untracked or landed.entries >= 2:
-        return OTHERS_SHARED
+    a one-step part, which both go home (legal.pxi, ``value_uses``). Entries (one landing
+    key for all) spend their own values' items, or the pyada, unless one value lists both a
+    free entry and a grace's. They count as apart only where every entry lands on progress
+    75 or below, which the checks after an action treat as they treat a move
+    (:func:`_moves_cannot_draw`): where no value of 62 up to the last square exists
+    (``P_VALUES + 2``), an entry lands on 1 + 61 at most."""
+    if landed.untracked:
+        return SHARED_OTHERWISE
     shared = NONE_SHARED
+    if landed.entries >= 2:
+        if landed.entries_alike or param(params, P_VALUES + 2):
+            return SHARED_OTHERWISE
+        shared = SHARED_APART
     for i in range(4):
         twice = landed.twice[i]
         if twice:
-            shared = MOVES_SHARED
+            shared = SHARED_APART
             # A piece with a shared landing is on the board: 1 <= HOME - p < HOME.
             home = HOME - pos[i]
             if home < 64 and (twice >> home) & 1:
-                return OTHERS_SHARED
+                return SHARED_OTHERWISE
     return shared
 
 
@@ -371,7 +380,11 @@ cdef bint _same_outcome(i32* a, i32* b, Params params, i32* occ_n, i32* occ, cha
 cdef inline bint _moves_cannot_draw(i32* st, Params params) noexcept nogil:
     """Whether no move of the seat to act's pieces on ``st`` can make the checks after an
     action draw the game: neither R-DEADLOCK (:func:`unblocked_after_any_move`) nor
-    R-FROZEN (:func:`unstuck_after_any_move`), for those that are on."""
+    R-FROZEN (:func:`unstuck_after_any_move`), for those that are on.
+
+    The answer holds for an entry onto progress 75 or below too: it moves none of the
+    pieces on the board, the piece it brings in stays a capturer and a possible victim
+    (R-DEADLOCK), and it captures at most the pieces of one square, as a move does."""
     if param(params, P_DRAWS) and not unblocked_after_any_move(st, params):
         return False
     return not param(params, P_FROZEN) or unstuck_after_any_move(st, params)

@@ -222,6 +222,8 @@ cdef inline i64 value_uses(i32* st, Params params, i32* occ_n, i32* occ, i64 m, 
         n += 1
     if landed != NULL:
         landed.entries += (free >= 0) + (enter >= 0)
+        if free >= 0 and enter >= 0:
+            landed.entries_alike = True
     return n
 
 

@@ -48,8 +48,10 @@ cdef struct Landed:
     u64 once[4]
     # Bit s: two listed actions do.
     u64 twice[4]
-    # How many entries are listed (they all put the lowest waiting piece on one square).
+    # How many entries are listed (each puts the lowest waiting piece on the board), and
+    # whether one value listed two (a free entry and a grace's, which spend the same item).
     i64 entries
+    bint entries_alike
     # Whether an action whose landing is not noted (a group move) was listed, or the list
     # was not noted at all: then nothing can be said.
     bint untracked
