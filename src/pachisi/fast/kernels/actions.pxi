@@ -208,14 +208,9 @@ cdef i64 _one_per_outcome(i32* st, Params params, i32* out, i64 n) noexcept nogi
     two_left = st[ITEMS_LEN] + st[PYADAS] >= 2 and st[SPLIT_LEFT] == 0
     # Whether no move of this list can make the checks after it draw the game: then a group
     # that spends apart needs no row at all, unless it takes a piece home (which may end
-    # the turn or the game). Asked once for the list, of this row.
+    # the turn or the game). Asked once for the list, of this row. (A list whose every
+    # shared landing is of that kind never comes here: legal_inline keeps it whole.)
     quiet = two_left and _moves_cannot_draw(st, params)
-    if quiet:
-        if _all_apart(out, keys, n, last, prev):
-            return n
-        # _all_apart left its marks in ``last``.
-        for i in range(n):
-            last[keys[i]] = -1
     for i in range(n):
         prev[i] = last[keys[i]]
         last[keys[i]] = i
@@ -286,28 +281,6 @@ cdef i64 _one_per_outcome(i32* st, Params params, i32* out, i64 n) noexcept nogi
     if rows != stack_rows:
         free(rows)
     return kept
-
-
-cdef inline bint _all_apart(i32* out, i32* keys, i64 n, i32* last, i32* prev) noexcept nogil:
-    """Whether every action of ``out`` that shares its key with an earlier one spends
-    something other than each earlier action of that key (:func:`_spends_apart`) and does
-    not take its pieces home: then, where no move can draw (``quiet``), every action is an
-    outcome of its own. ``last`` must be -1 at every key of the list; it and ``prev``
-    are scratch. The quiet lists' common case, in one pass and without rows."""
-    cdef i32 spent[MAX_DISTINCT]
-    for i in range(n):
-        spent[i] = _spent(out[i])
-        j = last[keys[i]]
-        prev[i] = j
-        last[keys[i]] = i
-        if j >= 0:
-            if spent[i] < 0 or _key_home(keys[i]):
-                return False
-            while j >= 0:
-                if spent[j] == spent[i]:
-                    return False
-                j = prev[j]
-    return True
 
 
 cdef inline i64 _spent(i64 a) noexcept nogil:

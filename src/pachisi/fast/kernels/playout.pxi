@@ -25,7 +25,7 @@ cdef enum:
 cdef bint _friend(Params params, i64 seat, i64 other) noexcept nogil:
     if param(params, P_INDIVIDUAL):
         return other == seat
-    return other == seat or other == ((seat + 2) & 3)
+    return other == seat or other == partner_of(seat)
 
 
 cdef double evaluate(i32* st, Params params, double* weights, double* hit, i64 seat) noexcept nogil:

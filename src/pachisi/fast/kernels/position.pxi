@@ -172,10 +172,15 @@ cdef inline bint on_board(i32* st, i64 seat) noexcept nogil:
     return pieces_on_board(st, seat) != 0
 
 
+cdef inline i64 partner_of(i64 seat) noexcept nogil:
+    """R-TEAMS: the seat opposite ``seat``, its partner under ``teams=pairs``."""
+    return (seat + 2) & 3
+
+
 cdef inline i64 mover_of(i32* st, Params params, i64 seat) noexcept nogil:
     """The seat whose pieces ``seat``'s turn moves (V-PARTNER-THROWS)."""
     if param(params, P_FOR_PARTNER) and not param(params, P_INDIVIDUAL) and seat_finished(st, seat):
-        return (seat + 2) & 3
+        return partner_of(seat)
     return seat
 
 
@@ -441,9 +446,15 @@ cdef i64 top_piece(i32* st, i64 sq) noexcept nogil:
     return -1
 
 
+cdef inline bint credits_pooled(Params params) noexcept nogil:
+    """V-KILL-BEFORE-HOME under ``kill_before_home=team`` with ``teams=pairs``: partners
+    share their kill credits."""
+    return param(params, P_KBH) == 2 and not param(params, P_INDIVIDUAL)
+
+
 cdef inline i64 credits(i32* st, Params params, i64 seat) noexcept nogil:
-    if param(params, P_KBH) == 2 and not param(params, P_INDIVIDUAL):
-        return <i64>(st[KILLS + seat] + st[KILLS + ((seat + 2) & 3)])
+    if credits_pooled(params):
+        return <i64>(st[KILLS + seat] + st[KILLS + partner_of(seat)])
     return <i64>(st[KILLS + seat])
 
 
@@ -465,8 +476,8 @@ cdef inline bint seat_blocked(i32* st, Params params, i64 seat) noexcept nogil:
     cdef bint pooled
     if param(params, P_KBH) == 0 or seat_finished(st, seat):
         return False
-    pooled = param(params, P_KBH) == 2 and not param(params, P_INDIVIDUAL)
-    partner = (seat + 2) & 3
+    pooled = credits_pooled(params)
+    partner = partner_of(seat)
     if st[KILLS + seat] or (pooled and st[KILLS + partner]):
         return False
     capturer = False
@@ -534,8 +545,8 @@ cdef inline bint _unblocked_after_any_move(i32* st, Params params, i64 s, i64 m)
     cdef bint pooled
     if seat_finished(st, s):
         return True
-    pooled = param(params, P_KBH) == 2 and not param(params, P_INDIVIDUAL)
-    partner = (s + 2) & 3
+    pooled = credits_pooled(params)
+    partner = partner_of(s)
     kills = credits(st, params, s)
     if param(params, P_ANNUL) and team(params, s) != team(params, m):
         for r in range(st[REC_LEN]):

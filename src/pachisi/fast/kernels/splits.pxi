@@ -439,21 +439,15 @@ cdef i64 split_parts_by_search(i32* st, Params params, i32* occ_n, i32* occ, i64
             if not move_legal(st, params, occ_n, occ, m, g, 1, k):
                 continue
             if k == left:
-                if not first_only:
-                    out[n] = part_id(i, slot, k)
-                    n += 1
-                    _land_steps(landed, i, k)
-                continue
-            if _completes_directly(st, params, occ_n, occ, m, i, k, left):
-                out[n] = part_id(i, slot, k)
-                n += 1
-                _land_steps(landed, i, k)
-                continue
-            _after_part(st, params, m, i, k, left, pool, 0)
-            if _completable(params, m, left - k, pool, 0):
-                out[n] = part_id(i, slot, k)
-                n += 1
-                _land_steps(landed, i, k)
+                if first_only:
+                    continue
+            elif not _completes_directly(st, params, occ_n, occ, m, i, k, left):
+                _after_part(st, params, m, i, k, left, pool, 0)
+                if not _completable(params, m, left - k, pool, 0):
+                    continue
+            out[n] = part_id(i, slot, k)
+            n += 1
+            _land_steps(landed, i, k)
     return n
 
 
