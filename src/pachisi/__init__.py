@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from pachisi.rules.ruleset import Ruleset, RulesetError, get_ruleset, parse_ruleset
     from pachisi.rules.state import Event, Outcome, Stage, State
 
-__version__ = "0.1.0"
+__version__ = "0.5.0"
+"""The package's version: the one place it is written (pyproject.toml reads it from here)."""
 
 __all__ = [
     "CHANCE",

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Final, NoReturn
 
+from pachisi import __version__
 from pachisi.ai.games import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
 from pachisi.ai.hints import DEFAULT_LEVEL
 from pachisi.ai.players import PLAYER_NAMES
@@ -85,6 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="pachisi",
         description="Pachisi, India's cross-and-circle race game: rules, moves, simulation, play.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}", help="print the version"
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
