@@ -10,9 +10,9 @@
 
 "From process start" is the parent's monotonic clock just before the child is started
 (Linux's CLOCK_MONOTONIC is one clock for all processes), so it includes the interpreter's
-own start-up. Each case runs ``--repeat`` times; the table shows the median and the
-fastest. The compiled core is built ahead of time (setup.py), so the first run after an
-install costs what every run costs: there is no cache to fill.
+own start-up. Each case runs ``--repeat`` times; the table shows the median, the fastest
+and the slowest. The compiled core is built ahead of time (setup.py), so the first run
+after an install costs what every run costs: there is no cache to fill.
 
     .venv/bin/python bench/startup.py [--repeat N] [--json]
 """
@@ -133,6 +133,7 @@ def measure(repeat: int, env: dict[str, str]) -> list[dict[str, Any]]:
                 "case": case,
                 "median_s": statistics.median(seconds),
                 "min_s": min(seconds),
+                "max_s": max(seconds),
                 "runs": len(seconds),
                 **more,
             }
@@ -179,14 +180,20 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=2))
         return 0
     table = Table(title=f"start-up, each run in a fresh process ({args.repeat} runs)")
-    for column in ("case", "median s", "fastest s", "compiled modules imported"):
+    for column in ("case", "median s", "fastest s", "slowest s", "compiled modules imported"):
         table.add_column(column, justify="right" if " s" in column else "left")
     for row in rows:
         extra = row.get("compiled")
         modules = "" if extra is None else (", ".join(extra) or "none")
         if "decision_s" in row:
             modules = f"(the decision itself: {row['decision_s']:.2f} s)"
-        table.add_row(row["case"], f"{row['median_s']:.2f}", f"{row['min_s']:.2f}", modules)
+        table.add_row(
+            row["case"],
+            f"{row['median_s']:.2f}",
+            f"{row['min_s']:.2f}",
+            f"{row['max_s']:.2f}",
+            modules,
+        )
     console = Console(width=110)
     console.print(command_line)
     console.print(table)
