@@ -55,7 +55,7 @@ from playouts import measure as reference_measure
 BATCH_SIZES = (1, 64, 4096)
 LUDII_PER_REFERENCE = 95 / 104
 """Ludii's random playouts per second over the reference engine's on ``ludii``, measured
-side by side on one machine (README, "Benchmark")."""
+side by side on one machine when the engine was first measured."""
 TIMES_LUDII = 100
 
 NUMBA_RATIO = {
@@ -67,7 +67,7 @@ NUMBA_RATIO = {
     "ludii": 165,
 }
 """The numba engine's ratio to the reference engine at batch 4096, the higher of issue 22's
-table and the README's last numba run (commit c43c3aa); issue 22 asks for twice it. Those
+table and the last numba run (commit c43c3aa); issue 22 asks for twice it. Those
 figures predate R-FROZEN and C.10b's one-outcome rule: bench/against_numba.py measures the
 numba engine's ratio on today's rules instead, in turns with ours."""
 YARDSTICK_SHARE = 0.40
