@@ -11,4 +11,79 @@ ahead of time into ``pachisi.fast._core``) that work in place.
 compiled players and their complete games are :mod:`pachisi.ai`'s
 (:mod:`pachisi.ai.compiled_bots`, :mod:`pachisi.ai.playouts`), which call the same
 kernels. Where the extension was not built, :mod:`pachisi.fast.native` says so.
+
+The names below are the package's public API: the batch API of :mod:`pachisi.fast.batch`
+(:func:`init`, :func:`from_states`, :func:`step`, :func:`throw` on a :class:`Batch`), the
+conversions of :mod:`pachisi.fast.convert`, a ruleset's parameter vector, and the errors.
+Each is loaded from its module on first use: importing this package loads no compiled code.
 """
+
+# Not typing.TYPE_CHECKING: importing typing alone would cost the command's start-up more
+# than the rest of this module; type checkers take any TYPE_CHECKING for true.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pachisi.fast.batch import (
+        CHANCE,
+        TERMINAL,
+        Batch,
+        first_illegal,
+        from_states,
+        init,
+        step,
+        throw,
+    )
+    from pachisi.fast.codes import NUM_ACTIONS, OBS_SIZE
+    from pachisi.fast.convert import action_id, action_of, events_of, to_row, to_state
+    from pachisi.fast.missing import CompiledEngineMissing
+    from pachisi.fast.params import FastEngineError, compile_ruleset
+
+__all__ = [
+    "CHANCE",
+    "NUM_ACTIONS",
+    "OBS_SIZE",
+    "TERMINAL",
+    "Batch",
+    "CompiledEngineMissing",
+    "FastEngineError",
+    "action_id",
+    "action_of",
+    "compile_ruleset",
+    "events_of",
+    "first_illegal",
+    "from_states",
+    "init",
+    "step",
+    "throw",
+    "to_row",
+    "to_state",
+]
+
+_HOMES = {
+    **dict.fromkeys(
+        ("CHANCE", "TERMINAL", "Batch", "first_illegal", "from_states", "init", "step", "throw"),
+        "pachisi.fast.batch",
+    ),
+    **dict.fromkeys(("NUM_ACTIONS", "OBS_SIZE"), "pachisi.fast.codes"),
+    **dict.fromkeys(
+        ("action_id", "action_of", "events_of", "to_row", "to_state"), "pachisi.fast.convert"
+    ),
+    "CompiledEngineMissing": "pachisi.fast.missing",
+    **dict.fromkeys(("FastEngineError", "compile_ruleset"), "pachisi.fast.params"),
+}
+"""The module each name of :data:`__all__` is imported from."""
+
+
+def __getattr__(name: str) -> object:
+    """One of the package's names, imported from its module on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -24,4 +24,61 @@ seats, versions, storage and transport around them:
 - :mod:`~pachisi.web.protocol`: the client's messages, parsed and checked;
 - :mod:`~pachisi.web.views`: the JSON the client is sent;
 - :mod:`~pachisi.web.server`: running the app on uvicorn for ``pachisi serve``.
+
+The names below are the package's public API, for running the game inside another program:
+the app (:func:`create_app`), the operator's :class:`Settings`, the server
+(:func:`serve`) and the database (:func:`open_storage`). Each is loaded from its module on
+first use, so that ``pachisi --help`` (whose parser names ``serve``) loads none of them.
 """
+
+# Not typing.TYPE_CHECKING: importing typing alone would cost the command's start-up more
+# than the rest of this module; type checkers take any TYPE_CHECKING for true.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pachisi.web.app import LANGUAGES, create_app
+    from pachisi.web.server import ServeError, serve
+    from pachisi.web.settings import LEVEL_NAMES, Network, Settings, parse_networks
+    from pachisi.web.storage import Storage, StorageError, default_database_url, open_storage
+
+__all__ = [
+    "LANGUAGES",
+    "LEVEL_NAMES",
+    "Network",
+    "ServeError",
+    "Settings",
+    "Storage",
+    "StorageError",
+    "create_app",
+    "default_database_url",
+    "open_storage",
+    "parse_networks",
+    "serve",
+]
+
+_HOMES = {
+    **dict.fromkeys(("LANGUAGES", "create_app"), "pachisi.web.app"),
+    **dict.fromkeys(("ServeError", "serve"), "pachisi.web.server"),
+    **dict.fromkeys(
+        ("LEVEL_NAMES", "Network", "Settings", "parse_networks"), "pachisi.web.settings"
+    ),
+    **dict.fromkeys(
+        ("Storage", "StorageError", "default_database_url", "open_storage"), "pachisi.web.storage"
+    ),
+}
+"""The module each name of :data:`__all__` is imported from."""
+
+
+def __getattr__(name: str) -> object:
+    """One of the package's names, imported from its module on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
