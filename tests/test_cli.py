@@ -18,9 +18,17 @@ from pachisi import play as play_module
 from pachisi.cli import main
 from pachisi.game import Game
 from pachisi.notation import read_position, record_from_game, write_position, write_record
-from pachisi.rules import engine
+from pachisi.rules import engine, refusals
 from pachisi.rules.board import progress_of_square, square_of
-from pachisi.rules.ruleset import ALIASES, NAMED, SWITCHES, get_ruleset
+from pachisi.rules.ruleset import (
+    ALIASES,
+    NAMED,
+    SWITCH_BY_KEY,
+    SWITCHES,
+    RulesetError,
+    get_ruleset,
+    parse_ruleset,
+)
 from pachisi.rules.state import Stage, State
 
 TIMING = ("seconds", "games_per_second")
@@ -97,6 +105,94 @@ def test_rules_one_ruleset_json(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize("text", ["nonsense", "classic+capture_bonus=maybe", "classic+nokey=1"])
 def test_rules_bad_ruleset(capsys: pytest.CaptureFixture[str], text: str) -> None:
     assert_user_error(*run(capsys, "rules", text))
+
+
+WRITE_BACK = [
+    *NAMED,
+    "classic+pyada=true",
+    "classic+cowries=7",
+    "wikipedia-full+six_up_value=35",
+    "herklots-6+entry_values=10,25+pyada=false+pyada_can_enter=false",
+    # pyada_values only follows big_values here (V-PYADA): it cannot be written out.
+    "wikipedia-full+triple_cancel=same+big_values=7,10,25+triple_scope=turn",
+    "tylor-1879+blockade=true+castle_mode=coexist",
+    "ludii+players=2",
+]
+"""Every named ruleset and a few variant strings, for ``pachisi rules``'s write-back test."""
+
+
+def written_back(text: str, key: str, value: str) -> str:
+    """The ruleset string ``text`` with ``key=value``: in place of its own change of ``key``,
+    else added."""
+    head, *parts = text.split("+")
+    parts = [part for part in parts if part.partition("=")[0] != key]
+    return "+".join([head, *parts, f"{key}={value}"])
+
+
+def rules_table(out: str) -> tuple[dict[str, tuple[str, str | None]], dict[str, tuple[str, str]]]:
+    """What ``pachisi rules NAME`` printed: each switch's value and its mark (``[n]``, or
+    None), and each note under the table by its mark: (switch, why)."""
+    shown: dict[str, tuple[str, str | None]] = {}
+    notes: dict[str, tuple[str, str]] = {}
+    for line in out.splitlines():
+        words = line[2:].split()
+        if words and words[0] in SWITCH_BY_KEY:
+            shown[words[0]] = (words[1], words[2] if words[2].startswith("[") else None)
+        elif line.startswith("  [") and "] " in line:
+            mark, note = line[2:].split(" ", 1)
+            key, _, why = note.partition(": ")
+            notes[mark] = (key, why)
+    return shown, notes
+
+
+@pytest.mark.parametrize("text", WRITE_BACK)
+def test_rules_prints_values_that_write_back_and_marks_the_others(
+    capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    # Issue 47: written back as NAME+key=value, every value that `pachisi rules NAME`
+    # prints unmarked gives the same ruleset; a value marked [n] is refused, and the note
+    # [n] under the table gives the reason the refusal gives.
+    ruleset = parse_ruleset(text)
+    code, out, _ = run(capsys, "rules", text)
+    assert code == 0
+    shown, notes = rules_table(out)
+    assert list(shown) == [s.key for s in SWITCHES]
+    canonical = str(ruleset)
+    for key, (value, mark) in shown.items():
+        again = written_back(canonical, key, value)
+        if mark is None:
+            assert parse_ruleset(again) == ruleset, again
+            continue
+        assert notes[mark][0] == key
+        with pytest.raises(RulesetError) as refused:
+            parse_ruleset(again)
+        assert str(refused.value).removeprefix("invalid ruleset: ") in notes[mark][1]
+    assert sorted(notes) == sorted(mark for _, mark in shown.values() if mark is not None)
+    assert not notes or f"{canonical}+key=value refuses" in out
+    code, out, _ = run(capsys, "rules", "--json", text)
+    rows = json.loads(out)["switches"]
+    assert [row["writable"] for row in rows] == [shown[row["key"]][1] is None for row in rows]
+    assert all(bool(row["note"]) is not row["writable"] for row in rows)
+
+
+def test_rules_classic_marks_the_switches_that_other_switches_turn_off(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # RULES.md E.1's "—" cells of classic show the value they would have, marked; the
+    # others, pyada_can_enter=false included, write back.
+    shown, notes = rules_table(run(capsys, "rules", "classic")[1])
+    marked = {key for key, (_, mark) in shown.items() if mark is not None}
+    assert marked == {
+        "six_up_value",
+        "seven_fourteen_needs_piece",
+        "big_values",
+        "triple_scope",
+        "pyada_values",
+        "pyada_condition",
+        "pyada_use",
+    }
+    six_up = notes[str(shown["six_up_value"][1])]
+    assert six_up == ("six_up_value", f"it has no effect here: {refusals.IDLE_SIX_UP_VALUE()}")
 
 
 # --------------------------------------------------------------------------- moves

@@ -33,6 +33,25 @@ def test_variants_play_identically(rules: str) -> None:
     assert not problem, f"{rules}, step {steps}: {problem}"
 
 
+BLOCKADE_IMMUNE_COEXIST = [
+    "tylor-1879+blockade=true+castle_mode=coexist",
+    "classic+blockade=true+stack_immune=true+castle_mode=coexist+split_throw=group",
+]
+"""V-BLOCKADE with V-STACK-IMMUNE and R-CASTLE-BLOCK's coexist, refused until issue 47 as
+"leaving no capture rule": a lone enemy piece off the castles is still captured, a stack
+only by a group landing, nobody on a castle. Accepted because both engines play it alike."""
+
+
+@pytest.mark.parametrize("rules", BLOCKADE_IMMUNE_COEXIST)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_v_blockade_with_v_stack_immune_and_coexisting_castles_play_identically(
+    rules: str, seed: int
+) -> None:
+    problem, steps = play_both(rules, seed)
+    assert not problem, f"{rules} seed {seed}, step {steps}: {problem}"
+    assert steps > 50
+
+
 FROZEN = [
     "wikipedia-full+stacking=none",
     "classic+stacking=none+kill_before_home=seat",

@@ -871,6 +871,28 @@ def test_v_stack_immune_two_enemies_cannot_be_landed_on():
     assert parse_ruleset("tylor-1879").stack_immune
 
 
+def test_v_blockade_v_stack_immune_and_coexisting_castles_still_capture_a_lone_piece():
+    """V-BLOCKADE with V-STACK-IMMUNE and R-CASTLE-BLOCK coexist (accepted since issue 47): a
+    lone enemy piece off the castles is captured (R-CAPTURE), a pair neither passed nor
+    landed on by one piece, a castle shared (R-CASTLE-SAFE), a stack taken by a group only."""
+    rules = "tylor-1879+blockade=true+castle_mode=coexist"
+    q1 = seat_p(0, 22, 1)
+    s = throw(position(rules, {"0.a": 20, "1.a": q1}), 2)
+    assert_legal(s, {"0a+2", "-"})
+    assert p(play(s, "0a+2"), "1.a") == 0
+    pair = {"0.a": 20, "1.a": q1, "1.b": q1}
+    for v in (2, 3):
+        assert_legal(throw(position(rules, pair), v), {"-"})
+    castle = throw(position(rules, {"0.a": 18, "1.a": 72}), 3)
+    after = play(castle, "0a+3")
+    assert (p(after, "0.a"), p(after, "1.a")) == (21, 72)
+    grp = rules + "+split_throw=group"
+    s = throw(position(grp, {"0.a": 20, "0.b": 20, "1.a": q1, "1.b": q1}), 2)
+    assert_legal(s, {"0ab+2", "-"})
+    after = play(s, "0ab+2")
+    assert (p(after, "1.a"), p(after, "1.b")) == (0, 0)
+
+
 def test_v_capture_bonus_once_per_throw():
     """V-CAPTURE-BONUS: a capturing grace still gives only one extra throw."""
     s = play(throw(position("classic", {"0.a": 13, "1.a": seat_p(0, 23, 1)}), 10), "0a+10")

@@ -738,6 +738,27 @@ def test_describe_shows_changed_values() -> None:
     assert rows["last_square_exit"]["value"] == "ludii"
 
 
+def test_describe_notes_exactly_the_values_that_cannot_be_written_back() -> None:
+    # Issue 47: a value that `pachisi rules` shows is either written back into the ruleset
+    # string as it is (giving the same ruleset) or noted with the refusal's reason: an idle
+    # switch (RULES.md E.1's "—"), or pyada_values that only follows big_values (V-PYADA).
+    from tests.rules.random_rulesets import random_rulesets
+
+    for r in [*NAMED.values(), *random_rulesets(47, 60)]:
+        head, *parts = str(r).split("+")
+        for row in describe(r):
+            key = row["key"]
+            rest = [part for part in parts if part.partition("=")[0] != key]
+            text = "+".join([head, *rest, f"{key}={row['value']}"])
+            try:
+                again = parse_ruleset(text)
+            except RulesetError as exc:
+                assert row["note"], text
+                assert str(exc).removeprefix("invalid ruleset: ") in row["note"], text
+                continue
+            assert again == r and not row["note"], text
+
+
 def test_rulesets_are_equal_exactly_when_every_switch_is_equal() -> None:
     # Ruleset keeps its fields' tuple and hash for the compiled engine's caches, and
     # compares through them: the answer must stay the dataclass's, field by field.

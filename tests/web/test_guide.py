@@ -66,7 +66,14 @@ def test_a_named_ruleset_gives_its_own_values_and_chances(client: TestClient) ->
         "base": "seat",
         "choices": ["false", "seat", "team"],
         "help": "kill to go home",
+        "writable": True,
+        "note": "",
     }
+    # A switch that another one turns off shows the value it would have, marked as one
+    # that the ruleset string cannot state (issue 47).
+    assert switches["six_up_value"]["writable"] is True  # 7 cowries: 30 or 35
+    idle = next(s for s in client.get("/api/rules/classic").json()["switches"] if not s["writable"])
+    assert idle["key"] == "six_up_value" and "cowries=7" in idle["note"]
 
 
 def test_a_ruleset_string_with_switches_is_read_as_the_lobby_reads_it(client: TestClient) -> None:

@@ -32,19 +32,34 @@ def rules_command(args: argparse.Namespace) -> int:
     ruleset = parse_ruleset(args.name)
     rows = describe(ruleset)
     if args.json:
-        data = {"ruleset": str(ruleset), "name": ruleset.name, "switches": rows}
+        # "writable": whether NAME+key=value gives this ruleset back; "note" says why not.
+        switches = [{**row, "writable": not row["note"]} for row in rows]
+        data = {"ruleset": str(ruleset), "name": ruleset.name, "switches": switches}
         print(json.dumps(data, indent=2))
         return 0
     print(f"Ruleset {ruleset.name}; canonical string: {ruleset}")
+    # A value that the ruleset string cannot state (a switch another one turns off, or a
+    # value that only follows a link) is marked [n] and explained under the table.
+    notes = []
+    shown = []
+    for row in rows:
+        cell = {**row, "differs": "*" if row["value"] != row["default"] else " "}
+        if row["note"]:
+            notes.append(f"{row['key']}: {row['note']}")
+            cell["value"] = f"{row['value']} [{len(notes)}]"
+        shown.append(cell)
     headers = {"key": "switch", "value": "value", "default": "default", "rule": "rule"}
-    widths = {k: max(len(h), *(len(row[k]) for row in rows)) for k, h in headers.items()}
+    widths = {k: max(len(h), *(len(row[k]) for row in shown)) for k, h in headers.items()}
     line = "  ".join(h.ljust(widths[k]) for k, h in headers.items())
     print(f"  {line}")
-    for row in rows:
-        mark = "*" if row["value"] != row["default"] else " "
+    for row in shown:
         cells = "  ".join(row[k].ljust(widths[k]) for k in headers)
-        print(f"{mark} {cells}  {row['help']}".rstrip())
+        print(f"{row['differs']} {cells}  {row['help']}".rstrip())
     print("* differs from the default (classic)")
+    if notes:
+        print(f"[n] cannot be written back: {ruleset}+key=value refuses that value, because")
+        for number, note in enumerate(notes, 1):
+            print(f"  [{number}] {note}")
     return 0
 
 

@@ -20,6 +20,7 @@ Internal to :mod:`pachisi.rules`; it needs only the ruleset's switches.
 
 from __future__ import annotations
 
+from pachisi.rules import refusals
 from pachisi.rules._entry import entry_progress, free_progress
 from pachisi.rules._switches import Switches
 from pachisi.rules.board import HOME, LAST_SQUARE
@@ -53,11 +54,7 @@ def unplayable(r: Switches) -> list[str]:
     if entry:
         problems.append(entry)
     elif not _home_reachable(r):
-        problems.append(
-            "no piece can ever reach home, so no side can ever win (R-PLAYABLE-RULESET): no "
-            f"series of steps by score_table={_values(r.score_table)} from where pieces enter "
-            f"ends exactly on p84, and last_square_exit={_exit_text(r)} gives no way off p83"
-        )
+        problems.append(refusals.NEVER_HOME(table=_values(r.score_table), exits=_exit_text(r)))
     return problems
 
 
@@ -123,9 +120,7 @@ def _never_enters(r: Switches) -> str | None:
     pyada_entry = r.pyada and r.pyada_can_enter and not attached
     if pyada_entry and pyada_at_start and kept & r.pyada_values:
         return None
-    return "no piece can ever enter the board (R-PLAYABLE-RULESET): " + "; ".join(
-        _entry_reasons(r, kept)
-    )
+    return refusals.NEVER_ENTERS(reasons="; ".join(_entry_reasons(r, kept)))
 
 
 def _entry_reasons(r: Switches, kept: frozenset[int]) -> list[str]:

@@ -4,22 +4,22 @@ R-GRACE-REPEAT), a game that could never start or be won (R-PLAYABLE-RULESET).
 
 :func:`pachisi.rules.ruleset.derive` runs them on every ruleset it builds, so that no
 ruleset that cannot be played is ever accepted; each problem found names the switches
-involved, and all of them are reported together in one :class:`RulesetError`.
+involved, and all of them are reported together in one :class:`RulesetError`. Every
+message is one of :mod:`pachisi.rules.refusals`, and docs/rules-notes.md lists them all.
 
-:mod:`pachisi.rules.ruleset` imports this module, so it reads :class:`Ruleset` only for
-type checking, and the reference ruleset of Ludii's flow comes in as an argument.
+This module sits above the ruleset value (:mod:`pachisi.rules.ruleset_type`) and below the
+reading of ruleset strings (:mod:`pachisi.rules.ruleset`), which runs it.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from pachisi.rules import _bounds
+from pachisi.rules import _bounds, refusals
 from pachisi.rules._playable import unplayable
 from pachisi.rules.board import PRIVATE_SQUARES
 from pachisi.rules.choices import (
-    CastleMode,
     FirstPieceFree,
     FirstPlayer,
     KillBeforeHome,
@@ -30,6 +30,7 @@ from pachisi.rules.choices import (
     ThrowUsage,
     TripleCancel,
 )
+from pachisi.rules.ruleset_type import NAMED, Ruleset
 from pachisi.rules.switch_text import (
     MAX_THROW_VALUE,
     SWITCHES,
@@ -38,12 +39,11 @@ from pachisi.rules.switch_text import (
     format_value,
 )
 
-if TYPE_CHECKING:
-    from pachisi.rules.ruleset import Ruleset
-
 __all__ = ["check_ruleset", "without_effect"]
 
 _PRIVATE_SQUARES: Final = frozenset().union(*PRIVATE_SQUARES)
+_VOID_VALUES: Final = frozenset({7, 14})
+"""Void while a seat has no piece on the board (V-7-14-NEEDS-PIECE)."""
 
 
 def without_effect(r: Ruleset, key: str, pyada_follows: bool) -> str | None:
@@ -56,19 +56,22 @@ def without_effect(r: Ruleset, key: str, pyada_follows: bool) -> str | None:
     turns the key's rule off, so setting it means nothing and is refused. A switch whose
     rule is on but that RULES.md says does nothing in some mode (``triple_scope`` in
     immediate mode, ``unusable_throw`` in collect mode, ``deadlock`` without
-    kill-before-home) keeps its documented meaning and is accepted.
+    kill-before-home) keeps its documented meaning and is accepted. So does
+    ``pyada_can_enter=false`` without a pyada: it is how a ruleset whose pyada may enter
+    (``herklots-6``) turns the pyada off, while ``pyada_can_enter=true`` without a pyada
+    is refused by :func:`check_ruleset`.
     """
     if key == "six_up_value" and r.cowries != 7:
-        return "six_up_value is the value of 6 mouths up with 7 cowries; it needs cowries=7"
-    if key == "seven_fourteen_needs_piece" and not {7, 14} & set(r.score_table):
-        return "seven_fourteen_needs_piece needs a 7 or a 14 in score_table"
+        return refusals.IDLE_SIX_UP_VALUE()  # V-GRACE-SET-7, D-08
+    if key == "seven_fourteen_needs_piece" and not _VOID_VALUES & set(r.score_table):
+        return refusals.IDLE_SEVEN_FOURTEEN()  # V-7-14-NEEDS-PIECE
     if key == "triple_scope" and r.triple_cancel == TripleCancel.OFF:
-        return "triple_scope needs triple_cancel=group or same"
+        return refusals.IDLE_TRIPLE_SCOPE()  # V-TRIPLE-CANCEL
     feeds_pyada = r.pyada and pyada_follows
     if key == "big_values" and r.triple_cancel != TripleCancel.GROUP and not feeds_pyada:
-        return "big_values needs triple_cancel=group (or pyada=true, whose values follow it)"
+        return refusals.IDLE_BIG_VALUES()  # V-TRIPLE-HIGH, V-PYADA
     if key in ("pyada_values", "pyada_condition", "pyada_use") and not r.pyada:
-        return f"{key} needs pyada=true"
+        return refusals.IDLE_PYADA_SWITCH(key=key)  # V-PYADA
     return None
 
 
@@ -86,12 +89,12 @@ _LUDII_FREE: Final = frozenset(
 """The switches that Ludii's own flow (track=ludii) lets a ruleset change."""
 
 
-def check_ruleset(r: Ruleset, ludii: Ruleset, problems: list[str] | None = None) -> None:
+def check_ruleset(r: Ruleset, problems: list[str] | None = None) -> None:
     """Refuse a switch combination that makes no sense, naming the switches involved.
 
-    ``ludii`` is the named ruleset of Ludii's flow, whose values a ruleset with
-    ``track=ludii`` must keep outside :data:`_LUDII_FREE`. ``problems`` are reasons already
-    found (by :func:`pachisi.rules.ruleset.derive`) to report with the others.
+    A ruleset with ``track=ludii`` must keep the named ``ludii`` ruleset's values outside
+    :data:`_LUDII_FREE`. ``problems`` are reasons already found (by
+    :func:`pachisi.rules.ruleset.derive`) to report with the others.
     """
     problems = list(problems or ())
 
@@ -101,85 +104,68 @@ def check_ruleset(r: Ruleset, ludii: Ruleset, problems: list[str] | None = None)
 
     check(
         len(r.score_table) != r.cowries + 1,
-        f"score_table has {len(r.score_table)} values but cowries={r.cowries} needs "
-        f"{r.cowries + 1} (k = 0..{r.cowries} mouths up)",
+        refusals.TABLE_LENGTH(
+            count=len(r.score_table), cowries=r.cowries, needed=r.cowries + 1
+        ),  # R-THROW-TABLE
     )
     table = set(r.score_table)
     for key in ("reroll_values", "entry_values"):
         extra = getattr(r, key) - table
-        check(bool(extra), f"{key} names {format_set(extra)}, which no throw in score_table has")
+        check(bool(extra), refusals.VALUES_NOT_THROWN(key=key, values=format_set(extra)))
     if isinstance(r.last_square_exit, frozenset):
         extra = r.last_square_exit - table
-        check(bool(extra), f"last_square_exit names {format_set(extra)}, not in score_table")
-    check(
-        r.last_square_exit == LastSquareExit.LUDII and not r.ludii,
-        "last_square_exit=ludii needs track=ludii",
-    )
+        check(bool(extra), refusals.EXIT_NOT_THROWN(values=format_set(extra)))
+    check(r.last_square_exit == LastSquareExit.LUDII and not r.ludii, refusals.LUDII_EXIT())
     check(
         r.first_piece_free == FirstPieceFree.LUDII_FORCED and not r.ludii,
-        "first_piece_free=ludii_forced needs track=ludii",
+        refusals.LUDII_FIRST_PIECE(),
     )
     if r.ludii:
         # Ludii's flow (RULES.md E.2) consults only these switches; any other value would
         # be silently ignored, so it is refused.
+        ludii = NAMED["ludii"]
         for switch in SWITCHES:
             key = switch.key
             got = getattr(r, key)
             if key not in _LUDII_FREE and got != getattr(ludii, key):
-                check(
-                    True,
-                    f"track=ludii reproduces Ludii's flow, which has no "
-                    f"{key}={format_value(key, got)}",
-                )
+                check(True, refusals.LUDII_FLOW(key=key, value=format_value(key, got)))
     check(
         r.recapture_annul and r.kill_before_home == KillBeforeHome.FALSE,
-        "recapture_annul=true is only meaningful with kill_before_home=seat or team",
+        refusals.ANNUL_WITHOUT_KILL(),  # V-RECAPTURE-ANNUL
     )
     check(
         r.pyada_use == PyadaUse.ATTACHED and r.throw_usage == ThrowUsage.COLLECT,
-        "pyada_use=attached is valid only with throw_usage=immediate",
+        refusals.ATTACHED_IN_COLLECT(),  # V-PYADA, C.8
     )
-    check(
-        r.pyada_can_enter and not r.pyada,
-        "pyada_can_enter=true needs pyada=true",
-    )
+    check(r.pyada_can_enter and not r.pyada, refusals.PYADA_ENTRY_WITHOUT_PYADA())
     check(
         r.players == 2 and r.teams == Teams.INDIVIDUAL,
-        "players=2 (two people with two seats each) cannot be played with teams=individual",
+        refusals.TWO_PLAYERS_ALONE(),  # V-TWO-PLAYER, V-INDIVIDUAL
     )
-    check(
-        r.blockade and r.stacking == Stacking.NONE,
-        "blockade=true needs two friendly pieces on one square, which stacking=none never "
-        "allows (V-BLOCKADE, V-STACK-RESTRICTED)",
-    )
+    check(r.blockade and r.stacking == Stacking.NONE, refusals.BLOCKADE_WITHOUT_STACKING())
     check(
         r.blockade and isinstance(r.stacking, frozenset) and r.stacking <= _PRIVATE_SQUARES,
-        "blockade=true needs two friendly pieces on a loop square, and the stacking set "
-        "allows sharing only on private squares, where no blockade forms (V-BLOCKADE)",
+        refusals.BLOCKADE_ON_PRIVATE_SQUARES(),
     )
     check(
         r.pyada and not r.pyada_values & table,
-        f"pyada=true with pyada_values={format_set(r.pyada_values)}: no throw in "
-        f"score_table can earn a pyada (V-PYADA)",
+        refusals.PYADA_NEVER_EARNED(values=format_set(r.pyada_values)),
     )
-    check(
-        r.blockade and r.castle_mode == CastleMode.COEXIST and r.stack_immune,
-        "blockade=true with stack_immune=true and castle_mode=coexist leaves no capture rule",
-    )
+    # No check ties blockade, stack_immune and castle_mode=coexist together: under all three
+    # a lone enemy piece off the castles is still captured (R-CAPTURE, V-STACK-IMMUNE), a
+    # stack of two or more only by a group landing (V-BLOCKADE, split_throw=group), and
+    # nobody on a castle (R-CASTLE-SAFE); both engines play it alike (tests/fast).
     check(
         any(not 1 <= v <= MAX_THROW_VALUE for v in r.score_table),
-        f"score_table values must be 1..{MAX_THROW_VALUE}",
+        refusals.TABLE_VALUE_RANGE(limit=MAX_THROW_VALUE),
     )
-    check(
-        r.grace_must_enter and not r.entry_values,
-        "grace_must_enter=true needs entry_values (no throw can enter a piece)",
-    )
+    check(r.grace_must_enter and not r.entry_values, refusals.NO_ENTRY_GRACE())
     if not problems:
         problems += _endless_throwing(r)
     if not problems:
         problems += unplayable(r)
     if problems:
-        raise RulesetError("invalid ruleset: " + "; ".join(problems))
+        raise RulesetError(refusals.INVALID(problems=refusals.PROBLEM_SEPARATOR.join(problems)))
 
 
 def _endless_throwing(r: Ruleset) -> list[str]:
@@ -191,25 +177,40 @@ def _endless_throwing(r: Ruleset) -> list[str]:
         e = _bounds.expected_throwoff_throws(r)
         if e is None or e > limit:
             problems.append(
-                f"the throw-off would take {_throws(e)} (the limit is {limit}): "
-                f"score_table={format_value('score_table', r.score_table)} with "
-                f"p_mouth_up={r.p_mouth_up} gives tie after tie"
+                refusals.LONG_THROW_OFF(
+                    throws=_throws(e),
+                    limit=limit,
+                    table=format_value("score_table", r.score_table),
+                    p=r.p_mouth_up,
+                )
             )
     e = _bounds.expected_series_throws(r)
+    values = format_value("reroll_values", r.reroll_values)
     if e is None:
-        problems.append(
-            "a turn could go on forever: every throw gives another throw "
-            f"(reroll_values={format_value('reroll_values', r.reroll_values)}, "
-            f"score_table={format_value('score_table', r.score_table)}) and "
-            f"triple_cancel={r.triple_cancel} does not stop it"
-        )
+        if _table_rerolls(r):
+            problems.append(
+                refusals.ENDLESS_SERIES(
+                    values=values,
+                    table=format_value("score_table", r.score_table),
+                    triple_cancel=r.triple_cancel,
+                )
+            )
+        else:
+            # Some throw stops a series, but only a 7 or 14, void and thrown again while the
+            # seat has no piece on the board (V-7-14-NEEDS-PIECE rethrow_only).
+            problems.append(
+                refusals.ENDLESS_VOID_SERIES(values=values, triple_cancel=r.triple_cancel)
+            )
     elif e > limit:
         problems.append(
-            f"a turn would take {_throws(e)} (the limit is {limit}): "
-            f"reroll_values={format_value('reroll_values', r.reroll_values)} with "
-            f"p_mouth_up={r.p_mouth_up} gives another throw too often"
+            refusals.LONG_SERIES(throws=_throws(e), limit=limit, values=values, p=r.p_mouth_up)
         )
     return problems
+
+
+def _table_rerolls(r: Ruleset) -> bool:
+    """Whether every value of the score table gives another throw (R-GRACE-REPEAT)."""
+    return set(r.score_table) <= r.reroll_values
 
 
 def _throws(expected: float | None) -> str:

@@ -27,6 +27,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
 
+from pachisi.rules import refusals
 from pachisi.rules.board import parse_square, square_name
 from pachisi.rules.choices import (
     CaptureScope,
@@ -224,9 +225,11 @@ def _parse_int_list(key: str, text: str) -> tuple[int, ...]:
     parts = text.split(",")
     # Only ASCII digits: int() would also take other scripts' digits, "_" and spaces.
     if not all(_DIGITS.fullmatch(part) for part in parts):
-        raise RulesetError(f"{key}: {excerpt(text)} is not a comma-separated list of numbers")
+        raise RulesetError(refusals.NOT_NUMBERS(key=key, text=excerpt(text)))
     if any(len(part) > len(str(MAX_THROW_VALUE)) or int(part) < 1 for part in parts):
-        raise RulesetError(f"{key}: throw values must be 1..{MAX_THROW_VALUE}, got {excerpt(text)}")
+        raise RulesetError(
+            refusals.THROW_VALUE_RANGE(key=key, limit=MAX_THROW_VALUE, text=excerpt(text))
+        )
     return tuple(int(part) for part in parts)
 
 
@@ -235,10 +238,12 @@ def parse_value(key: str, text: str) -> Any:
     switch = SWITCH_BY_KEY.get(key)
     if switch is None:
         raise RulesetError(
-            f"unknown switch {excerpt(key)}; known switches: {', '.join(SWITCH_BY_KEY)}"
+            refusals.UNKNOWN_SWITCH(name=excerpt(key), known=", ".join(SWITCH_BY_KEY))
         )
     if switch.choices and text not in switch.choices:
-        raise RulesetError(f"{key}: {excerpt(text)} is not one of {', '.join(switch.choices)}")
+        raise RulesetError(
+            refusals.NOT_A_CHOICE(key=key, text=excerpt(text), choices=", ".join(switch.choices))
+        )
     if switch.enum is not None and text in list(switch.enum):
         return switch.enum(text)  # a member: the ruleset holds typed choices
     if key in _BOOL_KEYS:
@@ -252,21 +257,21 @@ def parse_value(key: str, text: str) -> Any:
     if key == "last_square_exit":
         return frozenset(_parse_int_list(key, text))
     if key == "stacking":
-        try:
-            return frozenset(parse_square(name) for name in text.split(","))
-        except ValueError as exc:
-            raise RulesetError(f"stacking: {exc}") from None
+        squares = set()
+        for name in text.split(","):
+            try:
+                squares.add(parse_square(name))
+            except ValueError:
+                raise RulesetError(refusals.NOT_A_SQUARE(name=excerpt(name))) from None
+        return frozenset(squares)
     if key == "p_mouth_up":
         if not _FRACTION.fullmatch(text):
-            raise RulesetError(
-                f"p_mouth_up: {excerpt(text)} is not a number like 1/2 or 0.45 "
-                "(ASCII digits, at most 30 to a part)"
-            )
+            raise RulesetError(refusals.NOT_A_PROBABILITY(text=excerpt(text)))
         try:
             p = Fraction(text)
         except ZeroDivisionError:
-            raise RulesetError(f"p_mouth_up: {text} divides by zero") from None
+            raise RulesetError(refusals.DIVIDES_BY_ZERO(text=text)) from None
         if not 0 < p < 1:
-            raise RulesetError(f"p_mouth_up: {text} must lie strictly between 0 and 1")
+            raise RulesetError(refusals.NOT_BETWEEN_0_AND_1(text=text))
         return HALF if p == HALF else p
     raise AssertionError(f"switch {key} has no reader")

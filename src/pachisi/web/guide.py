@@ -44,6 +44,7 @@ from pachisi.rules.ruleset import (
     RulesetError,
     format_value,
     parse_ruleset,
+    unwritable,
 )
 from pachisi.web.api import detail
 
@@ -78,6 +79,14 @@ class SwitchRow(BaseModel):
     base: str = Field(description="the value in the named ruleset this one is built on")
     choices: list[str] = Field(description="the allowed values; empty for free-form ones")
     help: str = Field(description="what the switch is about, in English")
+    writable: bool = Field(
+        description="whether the value can be written back: the ruleset string with "
+        "+key=value added gives the same ruleset"
+    )
+    note: str = Field(
+        description="empty if writable; else why not, in English (a switch that another "
+        "switch turns off, such as six_up_value without 7 cowries)"
+    )
 
 
 class EffectChange(BaseModel):
@@ -191,6 +200,8 @@ def guide_json(r: Ruleset) -> dict[str, Any]:
     """Every fact the rules page states about the ruleset ``r``."""
     base = NAMED[r.name]
     exits = r.last_square_exit
+    # Why a value shown cannot be written back into the ruleset string (issue 47).
+    notes = {s.key: unwritable(r, s.key) or "" for s in SWITCHES}
     throws = []
     for k, chance in chance_outcomes(r.cowries, r.p_mouth_up):
         value = r.score_table[k]
@@ -227,6 +238,8 @@ def guide_json(r: Ruleset) -> dict[str, Any]:
                 "base": format_value(s.key, getattr(base, s.key)),
                 "choices": list(s.choices),
                 "help": s.help,
+                "writable": not notes[s.key],
+                "note": notes[s.key],
             }
             for s in SWITCHES
         ],
