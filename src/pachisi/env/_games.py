@@ -349,6 +349,16 @@ class Games:
         mask[~acting] = 0
         return {"observation": self.batch.observation(seats), "action_mask": mask}
 
+    def masks(self) -> npt.NDArray[np.bool_]:
+        """The mask of :meth:`observe` as booleans, ``(size, NUM_ACTIONS)``, a new array:
+        the legal actions of the learner's seat to act, none where no learner seat acts or
+        the game is truncated. Unlike :meth:`observe` it neither builds an observation nor
+        hands out the one a step left ready, so it can be asked any number of times."""
+        acting = self.learner_to_act() & ~self.truncated()
+        mask: npt.NDArray[np.bool_] = self.batch.legal_action_mask.copy()
+        mask[~acting] = False
+        return mask
+
     def state(self, game: int) -> State:
         """Game ``game`` as a reference state."""
         return to_state(self.batch.rows[game], self.ruleset)

@@ -14,6 +14,7 @@ from typing import Any, Literal, SupportsFloat, cast
 
 import gymnasium as gym
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from pachisi.env._games import (
@@ -66,7 +67,8 @@ class PachisiEnv(gym.Env[Observation, np.int64]):
     that the caller can choose again.
 
     With ``notation=True`` the info holds the position string and the legal actions in
-    the reference notation.
+    the reference notation. :meth:`action_masks` gives the legal actions now as booleans,
+    for maskable learners such as sb3-contrib's ``MaskablePPO``.
 
     A policy of the other seats that returns an illegal action id raises
     :class:`~pachisi.env.PolicyError`, which names the policy, its seat, the id and the
@@ -140,6 +142,24 @@ class PachisiEnv(gym.Env[Observation, np.int64]):
         _, terminated, truncated = games.status(0)
         self._done = terminated or truncated
         return self._observation(), reward, terminated, truncated, self._info()
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions now, ``(NUM_ACTIONS,)`` booleans: the last observation's
+        ``action_mask`` (all ``False`` before ``reset`` and once the episode is over).
+
+        The name is the one sb3-contrib's ``MaskablePPO`` looks for (through
+        ``env.get_wrapper_attr("action_masks")``, so it is found through
+        ``gymnasium.make``'s wrappers too): it trains on this environment as it is.
+
+        >>> env = PachisiEnv("classic")
+        >>> obs, info = env.reset(seed=1)
+        >>> bool((env.action_masks() == obs["action_mask"].astype(bool)).all())
+        True
+        """
+        if self._done:
+            return np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        mask: npt.NDArray[np.bool_] = self._games.masks()[0]
+        return mask
 
     def render(self) -> str | None:
         """The board as text (``render_mode="ansi"``), else nothing."""

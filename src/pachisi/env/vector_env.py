@@ -66,10 +66,12 @@ class PachisiVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray
     step that nothing holds any more, taken back. With ``copy=False`` (where every
     opponent is a compiled player) a step writes into the arrays of an earlier step that
     nothing holds any more (not the caller, nor a view or tensor of them), rewriting only
-    what changed. It was about 1.15 to 1.2 times as fast as the default at 4,096 games,
-    until the default's new arrays were streamed out (9964407); now the two are about as
-    fast at 1,024 and 4,096 games (docs/rl.md, README "Speed"). Those arrays are
-    read-only; arrays the caller still holds are never written.
+    what changed. Since the default's large arrays are streamed out to memory, the two are
+    about as fast at 1,024 and 4,096 games (docs/rl.md); ``copy=False`` saves memory. Those
+    arrays are read-only; arrays the caller still holds are never written.
+
+    :meth:`action_masks` gives every game's legal actions now as booleans, for maskable
+    learners.
     """
 
     # Gymnasium's wrappers read the autoreset mode from the metadata.
@@ -118,6 +120,25 @@ class PachisiVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray
     def states(self) -> list[State]:
         """The games as reference states (their position strings: ``write_position``)."""
         return self._games.batch.states()
+
+    def action_masks(self) -> Flags:
+        """The legal actions now, ``(num_envs, NUM_ACTIONS)`` booleans: the last
+        observation's ``action_mask``, as a new array the caller may keep (all ``False``
+        before ``reset``, and in a game that ended on the last step until it restarts).
+
+        The name is the one sb3-contrib's maskable algorithms look for; asking does not
+        change or hand out anything a step returns, so it can be asked any number of times.
+
+        >>> envs = PachisiVectorEnv(2, "classic")
+        >>> obs, info = envs.reset(seed=1)
+        >>> envs.action_masks().shape, envs.action_masks().dtype
+        ((2, 2230), dtype('bool'))
+        >>> bool((envs.action_masks() == obs["action_mask"].astype(bool)).all())
+        True
+        """
+        if not self._started:
+            return np.zeros((self.num_envs, NUM_ACTIONS), dtype=np.bool_)
+        return self._games.masks()
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
