@@ -169,6 +169,9 @@ def test_websocket_client_plays_a_game_against_a_real_server_to_its_end(tmp_path
             server.url,
             "--computer",
             "random",
+            # The historical ruleset with the shortest games: the test waits for the end.
+            "--ruleset",
+            "herklots-7",
             "--verbose",
             "3",
             timeout=100,
