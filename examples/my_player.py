@@ -8,8 +8,9 @@ after which its side is furthest ahead of the other side.
 
 The tournament is the one ``pachisi tournament`` runs (docs/tournament.md), driven from
 Python: ``make_schedule`` plans the games (every pair of entrants, each deal of throws
-played in both seatings), a small ``play`` function below plays one game with our player
-on its seats, and ``summarise`` counts the results and fits Elo ratings.
+played in both seatings), ``run_games`` plays them with the players a small ``make``
+function below gives for each entrant's name, and ``summarise`` counts the results and fits
+Elo ratings.
 
     .venv/bin/python examples/my_player.py                         # 40 games per pair
     .venv/bin/python examples/my_player.py --games 10 --levels easy,medium,hard
@@ -22,13 +23,11 @@ import random
 import time
 
 from pachisi.ai import Bot, Budget, make_player
-from pachisi.ai.games import play_game
 from pachisi.rules import board, engine
 from pachisi.rules.actions import Action
 from pachisi.rules.ruleset import parse_ruleset
 from pachisi.rules.state import State
-from pachisi.tournament import GameResult, GameSpec, make_schedule, summarise
-from pachisi.tournament.schedule import choice_rng, player_name, throw_rng
+from pachisi.tournament import make_schedule, run_games, summarise
 
 MINE = "lookahead"
 """The name our player is entered under."""
@@ -83,47 +82,10 @@ class LookaheadPlayer:
         return total
 
 
-def play(spec: GameSpec) -> GameResult:
-    """Play one game of the tournament: our player where the spec seats it, the built-in
-    player named by the entrant's label elsewhere. As ``pachisi.tournament.play`` does,
-    each side chooses with its own generator and the deal's generator throws, so the
-    same spec always gives the same game."""
-    ruleset = parse_ruleset(spec.ruleset)
-    seated: list[Bot] = []
-    for seat, entrant in enumerate(spec.seats):
-        name = player_name(entrant)  # "medium#2" -> "medium"
-        player: Bot = LookaheadPlayer() if name == MINE else make_player(name)
-        side = engine.side_of(ruleset, seat)
-        seated.append(_OwnChoices(player, choice_rng(spec.seed, spec.deal, spec.rotation, side)))
-    stats = play_game(
-        ruleset,
-        throw_rng(spec.seed, spec.deal),
-        seated,
-        max_turns=spec.max_turns,
-        max_steps=spec.max_steps,
-    )
-    return GameResult(
-        spec=spec,
-        winning_seats=stats.winning_seats,
-        drawn=stats.drawn,
-        throws=stats.throws,
-        actions=stats.actions,
-        captures=stats.captures,
-        turns=stats.turns,
-    )
-
-
-class _OwnChoices:
-    """A player that chooses with its own generator (``play_game`` gives every seat the
-    throws' generator), so one side's random draws never shift another's."""
-
-    def __init__(self, player: Bot, rng: random.Random) -> None:
-        self.player = player
-        self.rng = rng
-        self.name = player.name
-
-    def choose(self, state: State, rng: random.Random, budget: Budget | None = None) -> Action:
-        return self.player.choose(state, self.rng, budget)
+def make(name: str) -> Bot:
+    """The player for an entrant's name: ours for :data:`MINE`, a built-in one otherwise.
+    The tournament calls it for each side of each game (``medium#2`` asks for ``medium``)."""
+    return LookaheadPlayer() if name == MINE else make_player(name)
 
 
 def main() -> None:
@@ -140,8 +102,8 @@ def main() -> None:
     plan = make_schedule(players, parse_ruleset(args.ruleset), games=args.games, seed=args.seed)
     print(f"{len(plan.specs)} games: {', '.join(plan.players)} under {plan.ruleset}")
     start = time.perf_counter()
-    # Any map of `play` over the specs will do: a process pool, a cluster; here, a loop.
-    results = [play(spec) for spec in plan.specs]
+    # With --workers-style pools too: `make` is a module-level function, so it pickles.
+    results = run_games(plan.specs, make=make)
     report = summarise(plan, results, seconds=time.perf_counter() - start)
     print(report.text())
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from pachisi.ai.bots import Bot
 from pachisi.ai.budget import Budget
 from pachisi.ai.games import play_game
 from pachisi.ai.players import make_player
@@ -74,8 +75,8 @@ class _OwnGenerator:
     gives each side its own (see :func:`~pachisi.tournament.schedule.choice_rng`).
     """
 
-    def __init__(self, entrant: str, rng: random.Random) -> None:
-        self._player = make_player(player_name(entrant))
+    def __init__(self, player: Bot, rng: random.Random) -> None:
+        self._player = player
         self._rng = rng
 
     @property
@@ -91,15 +92,21 @@ def _ruleset(text: str) -> Ruleset:
     return parse_ruleset(text)
 
 
-def play(spec: GameSpec) -> GameResult:
+def play(spec: GameSpec, make: Callable[[str], Bot] = make_player) -> GameResult:
     """Play one game of a tournament (a top-level function, so that workers can run it).
 
-    Each side gets a fresh player made by name, used for both seats of a team, and its
-    own choice generator; the throws come from the deal's generator.
+    Each side gets a fresh player, ``make(name)`` of its entrant's player name (a label
+    such as ``medium#2`` names ``medium``), used for both seats of a team, and its own
+    choice generator; the throws come from the deal's generator. ``make`` is how a player
+    of your own enters: a function that returns it for its name, and a built-in player
+    for the others (with workers, a module-level function, so that it can be pickled).
     """
     ruleset = _ruleset(spec.ruleset)
     players = {
-        side: _OwnGenerator(spec.seats[side], choice_rng(spec.seed, spec.deal, spec.rotation, side))
+        side: _OwnGenerator(
+            make(player_name(spec.seats[side])),
+            choice_rng(spec.seed, spec.deal, spec.rotation, side),
+        )
         for side in range(engine.side_count(ruleset))
     }
     seated = [players[engine.side_of(ruleset, seat)] for seat in range(4)]
@@ -122,9 +129,14 @@ def play(spec: GameSpec) -> GameResult:
 
 
 def run_games(
-    specs: Sequence[GameSpec], *, workers: int = 1, progress: Progress | None = None
+    specs: Sequence[GameSpec],
+    *,
+    workers: int = 1,
+    progress: Progress | None = None,
+    make: Callable[[str], Bot] = make_player,
 ) -> list[GameResult]:
-    """Play every game, in order of the specs, on ``workers`` processes.
+    """Play every game, in order of the specs, on ``workers`` processes, each with the
+    players ``make`` gives (:func:`play`).
 
     The results are the same for any ``workers``. Worker processes are started with
     ``spawn`` (as :func:`pachisi.simulate.simulate` does) and each game is one task, so
@@ -137,7 +149,7 @@ def run_games(
     if workers == 1 or total <= 1:
         results = []
         for spec in specs:
-            results.append(play(spec))
+            results.append(play(spec, make))
             if progress is not None:
                 progress(len(results), total)
         return results
@@ -150,7 +162,7 @@ def run_games(
         running: dict[concurrent.futures.Future[GameResult], int] = {}
         while True:
             for i, spec in itertools.islice(waiting, window - len(running)):
-                running[pool.submit(play, spec)] = i
+                running[pool.submit(play, spec, make)] = i
             if not running:
                 break
             finished, _ = concurrent.futures.wait(
