@@ -12,8 +12,9 @@ and inside functions alike, are collected. Two things must hold:
 
 Layers, lowest first (a module may import its own layer and any lower one):
 
-0. ``pachisi.rules`` - the pure rules core; with it, two helpers that import nothing of the
-   package: ``pachisi.savefile`` (writing a file whole) and ``pachisi.progress`` (a terminal
+0. ``pachisi.rules`` - the pure rules core; with it, three helpers that import nothing of the
+   package: ``pachisi._lazy`` (a package's names imported on first use),
+   ``pachisi.savefile`` (writing a file whole) and ``pachisi.progress`` (a terminal
    progress bar, also shown by training in ``pachisi.ai.learned``);
 1. core on top of the rules: ``pachisi.notation``, ``pachisi.game``, ``pachisi.render``;
 2. ``pachisi.fast`` - the compiled engine, checked against the rules - and
@@ -32,7 +33,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "pachisi"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("pachisi.rules", "pachisi.savefile", "pachisi.progress"),
+    ("pachisi.rules", "pachisi.savefile", "pachisi.progress", "pachisi._lazy"),
     ("pachisi.notation", "pachisi.game", "pachisi.render"),
     ("pachisi.fast", "pachisi.arguments"),
     ("pachisi.ai",),

@@ -8,6 +8,8 @@ that importing a submodule, such as the ``pachisi`` command's entry point
 (:mod:`pachisi.__main__`), does not load the rules first.
 """
 
+from pachisi._lazy import lazy_exports
+
 # Not typing.TYPE_CHECKING: importing typing alone would cost the command's start-up more
 # than the rest of this module; type checkers take any TYPE_CHECKING for true.
 TYPE_CHECKING = False
@@ -67,17 +69,5 @@ def interrupted(exc: BaseException) -> bool:
     )
 
 
-def __getattr__(name: str) -> object:
-    """One of the package's names, imported from its module on first use."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+# The package's names, each imported from its module on first use.
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES, __all__, globals())

@@ -18,6 +18,8 @@ conversions of :mod:`pachisi.fast.convert`, a ruleset's parameter vector, and th
 Each is loaded from its module on first use: importing this package loads no compiled code.
 """
 
+from pachisi._lazy import lazy_exports
+
 # Not typing.TYPE_CHECKING: importing typing alone would cost the command's start-up more
 # than the rest of this module; type checkers take any TYPE_CHECKING for true.
 TYPE_CHECKING = False
@@ -73,17 +75,5 @@ _HOMES = {
 """The module each name of :data:`__all__` is imported from."""
 
 
-def __getattr__(name: str) -> object:
-    """One of the package's names, imported from its module on first use."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+# The package's names, each imported from its module on first use.
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES, __all__, globals())

@@ -15,6 +15,8 @@ package (``pachisi.rules.board``, which imports this package first) loads no oth
 ['0a*3']
 """
 
+from pachisi._lazy import lazy_exports
+
 # Not typing.TYPE_CHECKING: importing typing alone would cost the command's start-up more
 # than the rest of this module; type checkers take any TYPE_CHECKING for true.
 TYPE_CHECKING = False
@@ -266,17 +268,5 @@ modules; the ruleset's error and switch table from :mod:`pachisi.rules.ruleset`,
 callers have always imported them)."""
 
 
-def __getattr__(name: str) -> object:
-    """One of the package's names, imported from its module on first use."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+# The package's names, each imported from its module on first use.
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES, __all__, globals())
