@@ -13,45 +13,22 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests.docs.blocks import PRINTED, Block, blocks
+
 ROOT = Path(__file__).resolve().parents[2]
-FENCE = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
-NOT_RUN = re.compile(r"<!--\s*not run:\s*(.*?)\s*-->\s*\Z", re.DOTALL)
-PRINTED = re.compile(r"^\s*print\(.*\)\s+# (.*)$")
 TESTED_ELSEWHERE = {
     "docs/rl.md": "tests/env/test_docs_examples.py, which also checks that the training learns",
 }
 """Pages whose blocks another test runs, with more checks than this one: the test that does."""
 
 
-@dataclass(frozen=True)
-class Block:
-    """One ``python`` block of a page: its code, its first line, and why it is not run."""
-
-    code: str
-    line: int
-    not_run: str | None
-
-
 def pages() -> list[Path]:
     """README.md and the documentation site's pages."""
     return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-
-
-def blocks(text: str) -> Iterator[Block]:
-    """The ``python`` blocks of a Markdown text, in order."""
-    for found in FENCE.finditer(text):
-        before = text[: found.start()].rstrip("\n")
-        last = before.rsplit("\n", 1)[-1]
-        mark = NOT_RUN.search(last)
-        line = text.count("\n", 0, found.start()) + 2
-        yield Block(found.group(1), line, mark.group(1) if mark else None)
 
 
 def _name(path: Path) -> str:

@@ -12,23 +12,19 @@ from pathlib import Path
 import gymnasium
 import pytest
 
+from tests.docs.blocks import PRINTED, Block, blocks
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
-# A python block, and the line before it: `<!-- not run: REASON -->` there marks a block that
-# is not run (the docs' convention).
-BLOCK = re.compile(r"(?:^|\n)([^\n]*)\n```python\n(.*?)```", re.DOTALL)
-NOT_RUN = re.compile(r"<!-- not run: (.+) -->")
-# `print(...)  # text`: the comment is exactly the line the print writes.
-PRINTED = re.compile(r"^\s*print\(.*\)\s+# (.*)$")
 
 
-def _all_blocks() -> list[tuple[str, str]]:
-    """Every python block of the page, with the line before its fence."""
-    return BLOCK.findall(DOC.read_text(encoding="utf-8"))
+def _all_blocks() -> list[Block]:
+    """Every python block of the page."""
+    return list(blocks(DOC.read_text(encoding="utf-8")))
 
 
 def _blocks() -> list[str]:
     """The blocks that run: all but those marked as not run."""
-    return [code for before, code in _all_blocks() if not NOT_RUN.fullmatch(before)]
+    return [block.code for block in _all_blocks() if block.not_run is None]
 
 
 def _run(code: str) -> list[str]:
@@ -46,8 +42,8 @@ def test_the_page_has_its_examples() -> None:
     assert "action_masks()" in blocks[3]
     assert any("PachisiVectorEnv" in b and "lr=" in b for b in blocks)
     # The one block not run needs the `train` extra, and says so.
-    (skipped,) = [(b, code) for b, code in _all_blocks() if NOT_RUN.fullmatch(b)]
-    assert "train extra" in skipped[0] and "MaskablePPO" in skipped[1]
+    (skipped,) = [block for block in _all_blocks() if block.not_run is not None]
+    assert "train extra" in (skipped.not_run or "") and "MaskablePPO" in skipped.code
 
 
 @pytest.mark.parametrize("index", range(4), ids=["batch", "aec", "gymnasium", "action-masks"])
